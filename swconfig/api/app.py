@@ -1,0 +1,38 @@
+"""Building the WSGI application and its middleware chain.
+
+From the outside in: FaultWrapper (every error becomes Heat's JSON body)
+-> request id -> authentication (keystonemiddleware auth_token, or noauth)
+-> pecan (ContextHook builds the context, EngineHook adds the RPC client).
+"""
+
+from typing import Any
+
+from keystonemiddleware import auth_token
+from oslo_log import log
+from oslo_middleware import request_id
+import pecan
+
+from swconfig.api import hooks
+from swconfig.api.middleware import fault
+from swconfig.api.middleware import noauth
+from swconfig.conf import CONF
+
+LOG = log.getLogger(__name__)
+
+
+def setup_app() -> Any:
+    app = pecan.Pecan(
+        'swconfig.api.controllers.root.RootController',
+        hooks=[hooks.ContextHook(), hooks.EngineHook()],
+        force_canonical=False,
+        guess_content_type_from_ext=False,
+    )
+    if CONF.auth_strategy == 'keystone':
+        app = auth_token.AuthProtocol(app, {'oslo_config_config': CONF})
+    else:
+        LOG.warning('auth_strategy is noauth: every caller is trusted as a '
+                    'member of the project in the URL. Use this for '
+                    'development and the embedded default only.')
+        app = noauth.NoAuthMiddleware(app)
+    app = request_id.RequestId(app)
+    return fault.FaultWrapper(app, debug=CONF.debug)

@@ -1,0 +1,64 @@
+"""Reading and validating JSON request bodies, with Heat's rules.
+
+A body counts only if its Content-Type is JSON, text/plain or missing and it
+starts with ``{``; anything else is "no body" (400). Bodies larger than
+``[api] max_json_body_size`` are refused before they are parsed.
+"""
+
+import json
+from typing import Any
+
+import jsonschema
+from jsonschema import validators
+
+from swconfig.common import exception
+from swconfig.conf import CONF
+
+_JSON_TYPES = ('application/json', 'text/plain', '')
+
+
+def _too_large(size: int) -> exception.RequestLimitExceeded:
+    limit = CONF.api.max_json_body_size
+    return exception.RequestLimitExceeded(
+        message=f'JSON body size ({size} bytes) exceeds maximum allowed '
+                f'size ({limit} bytes).')
+
+
+def read_json(request: Any) -> dict:
+    """The request's JSON object body; 400 for anything else."""
+    limit = CONF.api.max_json_body_size
+    if request.content_length is not None and request.content_length > limit:
+        raise _too_large(request.content_length)
+    raw = request.body_file.read(limit + 1)
+    if len(raw) > limit:
+        raise _too_large(request.content_length or len(raw))
+    content_type = (request.content_type or '').split(';')[0].strip()
+    if content_type not in _JSON_TYPES or not raw.lstrip().startswith(b'{'):
+        raise exception.MalformedRequestBody()
+    try:
+        return json.loads(raw)
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise exception.InvalidParameterValue(
+            reason=f'The request body is not valid JSON: {exc}')
+
+
+def _path(error: jsonschema.ValidationError) -> str:
+    return ''.join(f'[{p}]' if isinstance(p, int) else f'.{p}'
+                   for p in error.absolute_path).lstrip('.') or 'body'
+
+
+def validate(schema: dict, document: Any) -> None:
+    """Raise InvalidParameterValue naming the first offending field."""
+    validator_cls = validators.validator_for(schema)
+    errors = sorted(validator_cls(schema).iter_errors(document),
+                    key=lambda e: list(e.absolute_path))
+    if errors:
+        error = errors[0]
+        raise exception.InvalidParameterValue(
+            reason=f'Invalid value for {_path(error)}: {error.message}')
+
+
+def load(request: Any, schema: dict) -> dict:
+    document = read_json(request)
+    validate(schema, document)
+    return document

@@ -1,0 +1,28 @@
+"""Parsing query parameters, with Heat's messages for bad values."""
+
+from swconfig.common import exception
+
+
+def non_negative_int(name: str, value: str | None) -> int | None:
+    if value is None or value == '':
+        return None
+    try:
+        number = int(value)
+    except ValueError:
+        raise exception.InvalidParameterValue(
+            reason=f"Only integer is acceptable by '{name}'.")
+    if number < 0:
+        raise exception.InvalidParameterValue(
+            reason=f"Value '{value}' is invalid for '{name}' which only "
+                   f"accepts non-negative integer.")
+    return number
+
+
+def boolean(name: str, value: str | None) -> bool:
+    if value is None or value == '':
+        return False
+    if value.lower() not in ('true', 'false'):
+        raise exception.InvalidParameterValue(
+            reason=f'Unrecognized value "{value}" for "{name}", acceptable '
+                   f'values are: true, false.')
+    return value.lower() == 'true'

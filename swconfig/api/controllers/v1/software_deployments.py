@@ -1,0 +1,89 @@
+"""/v1/{tenant_id}/software_deployments, its metadata and events."""
+
+from typing import Any
+
+import pecan
+from pecan import rest
+
+from swconfig.api import body
+from swconfig.api.controllers.v1 import access
+from swconfig.api.schemas.v1 import software_deployments as schemas
+from swconfig.api import views
+from swconfig.common import exception
+from swconfig.db import api as db_api
+
+
+class ServerMetadataController(rest.RestController):
+    """GET .../software_deployments/metadata/{server_id}."""
+
+    @pecan.expose('json')
+    def get_one(self, server_id: str) -> dict:
+        context = access.authorize('software_deployments:metadata')
+        rows = db_api.server_metadata_get(context, server_id)
+        return {'metadata': views.metadata(rows)}
+
+    @pecan.expose('json')
+    def get_all(self, **_ignored: Any) -> dict:
+        # As in Heat, ".../metadata" alone is a deployment named metadata.
+        access.authorize('software_deployments:show')
+        raise exception.DeploymentNotFound(deployment_id='metadata')
+
+
+class DeploymentEventsController(rest.RestController):
+    """GET .../software_deployments/{deployment_id}/events."""
+
+    @pecan.expose('json')
+    def get_all(self, deployment_id: str, **_ignored: Any) -> dict:
+        context = access.authorize('software_deployments:show')
+        rows = db_api.software_deployment_event_get_all(context,
+                                                        deployment_id)
+        return {'events': [views.event(row) for row in rows]}
+
+
+class SoftwareDeploymentsController(rest.RestController):
+    metadata = ServerMetadataController()
+    events = DeploymentEventsController()
+
+    @pecan.expose('json')
+    def get_all(self, server_id: str | None = None, **_ignored: Any) -> dict:
+        context = access.authorize('software_deployments:index')
+        rows = db_api.software_deployment_get_all(context,
+                                                  server_id=server_id or None)
+        return {'software_deployments': [views.deployment(row)
+                                         for row in rows]}
+
+    @pecan.expose('json')
+    def get_one(self, deployment_id: str) -> dict:
+        context = access.authorize('software_deployments:show')
+        row = db_api.software_deployment_get(context, deployment_id)
+        return {'software_deployment': views.deployment(row)}
+
+    @pecan.expose('json')
+    def post(self) -> dict:
+        context = access.authorize('software_deployments:create')
+        document = body.load(pecan.request, schemas.CREATE)
+        row = pecan.request.engine.create_software_deployment(
+            context, server_id=document['server_id'],
+            config_id=document.get('config_id'),
+            input_values=document.get('input_values'),
+            action=document.get('action'), status=document.get('status'),
+            status_reason=document.get('status_reason'),
+            stack_user_project_id=document.get('stack_user_project_id'))
+        return {'software_deployment': views.deployment(row)}
+
+    @pecan.expose('json')
+    def put(self, deployment_id: str) -> dict:
+        context = access.authorize('software_deployments:update')
+        document = body.load(pecan.request, schemas.UPDATE)
+        values = {key: document.get(key) for key in schemas.UPDATE[
+            'properties']}
+        row = pecan.request.engine.update_software_deployment(
+            context, deployment_id, values)
+        return {'software_deployment': views.deployment(row)}
+
+    @pecan.expose('json')
+    def delete(self, deployment_id: str) -> None:
+        context = access.authorize('software_deployments:delete')
+        pecan.request.engine.delete_software_deployment(context,
+                                                        deployment_id)
+        pecan.response.status = 204

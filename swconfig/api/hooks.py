@@ -1,0 +1,30 @@
+"""pecan hooks: the request context and the engine client."""
+
+from typing import Any
+
+from pecan import hooks
+
+from swconfig.common import context as swconfig_context
+from swconfig.common import policy
+from swconfig.engine import rpcapi
+
+
+class ContextHook(hooks.PecanHook):
+    """Builds ``request.context`` from the headers auth_token (or noauth)
+    set; admin-ness is decided once, here, by the context_is_admin rule."""
+
+    def before(self, state: Any) -> None:
+        context = swconfig_context.RequestContext.from_environ(
+            state.request.environ)
+        context.is_admin = policy.check_is_admin(context)
+        state.request.context = context
+
+
+class EngineHook(hooks.PecanHook):
+    """Attaches the (shared, thread-safe) EngineAPI client."""
+
+    def __init__(self) -> None:
+        self.engine_api = rpcapi.EngineAPI()
+
+    def before(self, state: Any) -> None:
+        state.request.engine = self.engine_api

@@ -1,0 +1,25 @@
+"""Authentication for the embedded default: no Keystone, projects apart.
+
+The caller becomes a member of the project named in the URL
+(``/v1/{tenant_id}/...``), with the roles ``reader,member`` unless the
+request sends ``X-Roles``. Unlike Heat's noauth, nobody is made admin
+implicitly, so projects stay isolated. This is for development only.
+"""
+
+from typing import Any
+
+DEFAULT_ROLES = 'reader,member'
+
+
+class NoAuthMiddleware:
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    def __call__(self, environ: dict, start_response: Any) -> Any:
+        parts = environ.get('PATH_INFO', '').strip('/').split('/')
+        project_id = parts[1] if len(parts) > 1 and parts[0] == 'v1' else ''
+        environ['HTTP_X_IDENTITY_STATUS'] = 'Confirmed'
+        environ.setdefault('HTTP_X_USER_ID', 'noauth')
+        environ['HTTP_X_PROJECT_ID'] = project_id
+        environ.setdefault('HTTP_X_ROLES', DEFAULT_ROLES)
+        return self.app(environ, start_response)

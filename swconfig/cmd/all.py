@@ -1,0 +1,41 @@
+"""swconfig-all: API and engine in one process, the embedded default.
+
+With no configuration at all it serves http://127.0.0.1:8004 with noauth,
+a SQLite database in ``state_path`` (schema created or upgraded at start)
+and oslo.messaging's in-process transport: nothing else to install.
+"""
+
+import sys
+
+from oslo_log import log
+
+from swconfig.cmd import bootstrap
+from swconfig.conf import CONF
+
+LOG = log.getLogger(__name__)
+
+
+def main() -> None:
+    CONF.set_default('auth_strategy', 'noauth')
+    bootstrap.init_process(sys.argv, default_transport_url='fake://')
+    from oslo_service import service
+
+    from swconfig.api import app
+    from swconfig.api import server
+    from swconfig.common import config
+    from swconfig.common import service_group
+    from swconfig.db import migration
+    from swconfig.engine import service as engine_service
+
+    config.ensure_state_path()
+    migration.upgrade('head')
+    LOG.info('Database %s at schema revision %s',
+             CONF.database.connection, migration.version())
+    services = service_group.ServiceGroup([
+        engine_service.EngineService(),
+        server.WSGIService(app.setup_app(), CONF.api.bind_host,
+                           CONF.api.bind_port, CONF.api.threads),
+    ])
+    launcher = service.launch(CONF, services, workers=1,
+                              restart_method='mutate')
+    sys.exit(launcher.wait())

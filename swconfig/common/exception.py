@@ -1,0 +1,104 @@
+"""swconfig's exceptions. Each carries the HTTP status the API answers with.
+
+The API turns any :class:`SwconfigException` into Heat's error body
+(``swconfig.api.middleware.fault``); the engine declares them as expected
+RPC errors so oslo.messaging re-raises them in the API with the same class.
+"""
+
+from http import HTTPStatus
+
+
+class SwconfigException(Exception):
+    """Base class: ``msg_fmt`` is formatted with the keyword arguments."""
+
+    msg_fmt = 'An unknown error occurred.'
+    code = HTTPStatus.INTERNAL_SERVER_ERROR
+    #: Value of ``error.type`` in the error body; the class name by default.
+    error_type: str | None = None
+
+    def __init__(self, message: str | None = None, **kwargs):
+        self.kwargs = kwargs
+        if message is None:
+            try:
+                message = self.msg_fmt % kwargs
+            except (KeyError, TypeError):
+                message = self.msg_fmt
+        self.message = message
+        super().__init__(message)
+
+    @property
+    def type_name(self) -> str:
+        return self.error_type or type(self).__name__
+
+
+class Invalid(SwconfigException):
+    msg_fmt = 'Data supplied was not valid: %(reason)s'
+    code = HTTPStatus.BAD_REQUEST
+
+
+class InvalidParameterValue(Invalid):
+    msg_fmt = '%(reason)s'
+
+
+class MalformedRequestBody(Invalid):
+    msg_fmt = ('The server could not comply with the request since it is '
+               'either malformed or otherwise incorrect.')
+    error_type = 'HTTPBadRequest'
+
+
+class RequestLimitExceeded(Invalid):
+    msg_fmt = 'Request limit exceeded: %(message)s'
+
+
+class InvalidTemplate(Invalid):
+    msg_fmt = 'The template is not valid: %(reason)s'
+
+
+class Forbidden(SwconfigException):
+    msg_fmt = 'You are not authorized to complete this action.'
+    code = HTTPStatus.FORBIDDEN
+
+
+class PolicyNotAuthorized(Forbidden):
+    msg_fmt = 'You are not authorized to use %(action)s.'
+    error_type = 'Forbidden'
+
+
+class TenantMismatch(Forbidden):
+    msg_fmt = 'Access was denied to this resource.'
+    error_type = 'HTTPForbidden'
+
+
+class NotFound(SwconfigException):
+    msg_fmt = 'The resource could not be found.'
+    code = HTTPStatus.NOT_FOUND
+
+
+class ConfigNotFound(NotFound):
+    msg_fmt = 'Software config with id %(config_id)s not found'
+    error_type = 'NotFound'
+
+
+class DeploymentNotFound(NotFound):
+    msg_fmt = 'Deployment with id %(deployment_id)s not found'
+    error_type = 'NotFound'
+
+
+class Conflict(SwconfigException):
+    msg_fmt = 'Conflict.'
+    code = HTTPStatus.CONFLICT
+
+
+class ConfigInUse(Conflict):
+    msg_fmt = ('Software config with id %(config_id)s can not be deleted '
+               'as it is referenced.')
+
+
+class ConcurrentUpdate(Conflict):
+    msg_fmt = ('Deployment %(deployment_id)s was changed by another request '
+               'at the same time; retry.')
+
+
+class ServiceUnavailable(SwconfigException):
+    msg_fmt = 'The engine is unavailable: %(reason)s'
+    code = HTTPStatus.SERVICE_UNAVAILABLE

@@ -1,0 +1,15 @@
+"""swconfig's configuration options, one module per option group."""
+
+from oslo_config import cfg
+
+from swconfig.conf import api
+from swconfig.conf import database
+from swconfig.conf import default
+from swconfig.conf import engine
+
+CONF = cfg.CONF
+
+default.register_opts(CONF)
+api.register_opts(CONF)
+database.register_opts(CONF)
+engine.register_opts(CONF)

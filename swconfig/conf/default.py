@@ -1,0 +1,47 @@
+"""Options of the [DEFAULT] group that are swconfig's own."""
+
+import os
+
+from oslo_config import cfg
+
+AUTH_STRATEGIES = ('noauth', 'keystone')
+
+opts = [
+    cfg.StrOpt('auth_strategy',
+               default='keystone',
+               choices=[('noauth', 'No authentication: the caller is a '
+                                   'member of the project named in the URL. '
+                                   'For development and the embedded '
+                                   'default only.'),
+                        ('keystone', 'Validate Keystone tokens with '
+                                     'keystonemiddleware auth_token.')],
+               help='How API callers are authenticated.'),
+    cfg.StrOpt('state_path',
+               default=os.path.join(os.path.expanduser('~'), '.local',
+                                    'share', 'swconfig'),
+               help='Directory where swconfig keeps local state, such as '
+                    'the SQLite database of the embedded default. Created '
+                    'if missing.'),
+    cfg.StrOpt('service_backend',
+               default='threading',
+               choices=[('threading', 'Native threads (the default, as in '
+                                      'Ironic, Heat and Octavia).'),
+                        ('eventlet', 'Green threads; kept working for '
+                                     'deployments that still need it.')],
+               help='Concurrency backend of the swconfig services. Read '
+                    'before any other module is loaded.'),
+    cfg.IntOpt('max_software_configs_per_tenant',
+               default=4096,
+               min=-1,
+               help='Maximum number of software configs a project may '
+                    'own; -1 means unlimited. Admins are not limited.'),
+    cfg.IntOpt('max_software_deployments_per_tenant',
+               default=4096,
+               min=-1,
+               help='Maximum number of software deployments a project may '
+                    'own; -1 means unlimited. Admins are not limited.'),
+]
+
+
+def register_opts(conf: cfg.ConfigOpts) -> None:
+    conf.register_opts(opts)

@@ -1,0 +1,16 @@
+"""The single oslo.config.opts entry point: every option swconfig reads."""
+
+from swconfig.conf import api
+from swconfig.conf import database
+from swconfig.conf import default
+from swconfig.conf import engine
+
+
+def list_opts() -> list:
+    """Return [(group, [opts])] for oslo-config-generator."""
+    return [
+        ('DEFAULT', default.opts),
+        (api.group, api.opts),
+        (engine.group, engine.opts),
+        *database.list_opts(),
+    ]

@@ -1,0 +1,92 @@
+"""SQLAlchemy models. The alembic migrations must build exactly this schema
+(tests/unit/db/test_migrations.py checks it on every backend)."""
+
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy import orm
+
+from swconfig.db import types
+
+NAMING_CONVENTION = {
+    'ix': 'ix_%(table_name)s_%(column_0_N_name)s',
+    'uq': 'uq_%(table_name)s_%(column_0_N_name)s',
+    'fk': 'fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s',
+    'pk': 'pk_%(table_name)s',
+}
+
+
+class Base(orm.DeclarativeBase):
+    metadata = sa.MetaData(naming_convention=NAMING_CONVENTION)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {c.key: getattr(self, c.key)
+                for c in sa.inspect(type(self)).column_attrs}
+
+
+class SoftwareConfig(Base):
+    """An immutable software config, owned by one project (``tenant``)."""
+
+    __tablename__ = 'software_config'
+    __table_args__ = (
+        sa.Index(None, 'tenant', 'created_at'),
+        sa.Index(None, 'created_at'),
+    )
+
+    id = sa.Column(sa.String(36), primary_key=True)
+    name = sa.Column(sa.String(255), nullable=True)
+    group = sa.Column(sa.String(255), nullable=True)
+    config = sa.Column(types.Json, nullable=True)
+    inputs = sa.Column(types.Json, nullable=False)
+    outputs = sa.Column(types.Json, nullable=False)
+    options = sa.Column(types.Json, nullable=True)
+    tenant = sa.Column(sa.String(64), nullable=False)
+    created_at = sa.Column(types.timestamp(), nullable=False)
+
+
+class SoftwareDeployment(Base):
+    """A config applied to one server; ``version`` guards every update."""
+
+    __tablename__ = 'software_deployment'
+    __table_args__ = (
+        sa.Index(None, 'server_id', 'created_at'),
+        sa.Index(None, 'tenant', 'created_at'),
+        sa.Index(None, 'stack_user_project_id'),
+        sa.Index(None, 'config_id'),
+    )
+
+    id = sa.Column(sa.String(36), primary_key=True)
+    config_id = sa.Column(sa.String(36),
+                          sa.ForeignKey('software_config.id'),
+                          nullable=False)
+    server_id = sa.Column(sa.String(255), nullable=False)
+    input_values = sa.Column(types.Json, nullable=True)
+    output_values = sa.Column(types.Json, nullable=True)
+    tenant = sa.Column(sa.String(64), nullable=False)
+    stack_user_project_id = sa.Column(sa.String(64), nullable=True)
+    action = sa.Column(sa.String(255), nullable=True)
+    status = sa.Column(sa.String(255), nullable=True)
+    status_reason = sa.Column(sa.Text, nullable=True)
+    version = sa.Column(sa.Integer, nullable=False, default=1)
+    created_at = sa.Column(types.timestamp(), nullable=False)
+    updated_at = sa.Column(types.timestamp(), nullable=True)
+
+
+class DeploymentEvent(Base):
+    """One status change of a deployment: the audit trail users can read."""
+
+    __tablename__ = 'deployment_event'
+    __table_args__ = (
+        sa.Index(None, 'deployment_id', 'id'),
+    )
+
+    id = sa.Column(sa.Integer, primary_key=True, autoincrement=True)
+    deployment_id = sa.Column(
+        sa.String(36),
+        sa.ForeignKey('software_deployment.id', ondelete='CASCADE'),
+        nullable=False)
+    created_at = sa.Column(types.timestamp(), nullable=False)
+    action = sa.Column(sa.String(255), nullable=True)
+    old_status = sa.Column(sa.String(255), nullable=True)
+    new_status = sa.Column(sa.String(255), nullable=True)
+    reason = sa.Column(sa.Text, nullable=True)

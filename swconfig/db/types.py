@@ -1,0 +1,42 @@
+"""Column types that behave the same on SQLite, MariaDB and PostgreSQL."""
+
+import json
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.dialects import mysql
+
+
+class Json(sa.types.TypeDecorator):
+    """Any JSON value, stored as text (LONGTEXT on MySQL).
+
+    ``None`` is stored as SQL NULL, so "no value" and JSON null are the
+    same thing; swconfig never needs to tell them apart.
+    """
+
+    impl = sa.Text
+    cache_ok = True
+
+    def load_dialect_impl(self, dialect: sa.engine.Dialect) -> Any:
+        if dialect.name == 'mysql':
+            return dialect.type_descriptor(mysql.LONGTEXT())
+        return dialect.type_descriptor(sa.Text())
+
+    def process_bind_param(self, value: Any, dialect: Any) -> str | None:
+        if value is None:
+            return None
+        return json.dumps(value, ensure_ascii=False, separators=(',', ':'))
+
+    def process_result_value(self, value: str | None, dialect: Any) -> Any:
+        if value is None:
+            return None
+        return json.loads(value)
+
+
+def timestamp() -> sa.types.TypeEngine:
+    """A naive UTC DateTime with microseconds on every backend.
+
+    MySQL's DATETIME drops fractions unless asked, which would make the
+    created_at ordering of Heat's listings ambiguous within one second.
+    """
+    return sa.DateTime().with_variant(mysql.DATETIME(fsp=6), 'mysql')

@@ -1,0 +1,48 @@
+"""Creating and deleting software configs: the engine's side."""
+
+from typing import Any
+
+from oslo_log import log
+from oslo_utils import uuidutils
+
+from swconfig.common import exception
+from swconfig.conf import CONF
+from swconfig.db import api as db_api
+from swconfig.engine import config_io
+
+LOG = log.getLogger(__name__)
+
+
+def check_quota(context: Any, count: int, limit: int, what: str) -> None:
+    """Heat's per-project quotas: reported as 400 RequestLimitExceeded."""
+    if context.is_admin or limit < 0 or count < limit:
+        return
+    raise exception.RequestLimitExceeded(
+        message=f'You have reached the maximum {what} per tenant, {limit}. '
+                f'Please delete some {what.split()[-1]}.')
+
+
+def create(context: Any, name: str | None, group: str | None, config: Any,
+           inputs: Any, outputs: Any, options: Any) -> dict:
+    """Validate, normalise and store a new immutable config."""
+    values = {
+        'id': uuidutils.generate_uuid(),
+        'name': name,
+        'group': group,
+        'config': config,
+        'inputs': config_io.normalise_inputs(inputs),
+        'outputs': config_io.normalise_outputs(outputs),
+        'options': {} if options is None else options,
+        'tenant': context.project_id,
+    }
+    check_quota(context, db_api.software_config_count(context),
+                CONF.max_software_configs_per_tenant, 'software configs')
+    row = db_api.software_config_create(context, values)
+    LOG.info('Created software config %(id)s (%(name)s, group %(group)s) '
+             'in project %(tenant)s', row)
+    return row
+
+
+def delete(context: Any, config_id: str) -> None:
+    db_api.software_config_delete(context, config_id)
+    LOG.info('Deleted software config %s', config_id)

@@ -1,0 +1,56 @@
+"""The engine's RPC endpoint: a switchboard onto the workflow modules.
+
+Domain errors (``SwconfigException``) are declared as expected, so the
+engine does not log them as crashes and the API re-raises them as-is.
+"""
+
+from typing import Any
+
+import oslo_messaging as messaging
+
+from swconfig.common import exception
+from swconfig.engine import configs
+from swconfig.engine import deployments
+from swconfig.engine import rpcapi
+
+expected = messaging.expected_exceptions(exception.SwconfigException)
+
+
+class EngineManager:
+    RPC_API_VERSION = rpcapi.RPC_API_VERSION
+    target = messaging.Target(version=RPC_API_VERSION)
+
+    @expected
+    def create_software_config(self, context: Any, name: str | None,
+                               group: str | None, config: Any, inputs: Any,
+                               outputs: Any, options: Any) -> dict:
+        return configs.create(context, name, group, config, inputs,
+                              outputs, options)
+
+    @expected
+    def delete_software_config(self, context: Any, config_id: str) -> None:
+        configs.delete(context, config_id)
+
+    @expected
+    def create_software_deployment(self, context: Any, server_id: str,
+                                   config_id: str,
+                                   input_values: dict | None = None,
+                                   action: str | None = None,
+                                   status: str | None = None,
+                                   status_reason: str | None = None,
+                                   stack_user_project_id: str | None = None
+                                   ) -> dict:
+        return deployments.create(
+            context, server_id, config_id, input_values=input_values,
+            action=action, status=status, status_reason=status_reason,
+            stack_user_project_id=stack_user_project_id)
+
+    @expected
+    def update_software_deployment(self, context: Any, deployment_id: str,
+                                   values: dict) -> dict:
+        return deployments.update(context, deployment_id, values)
+
+    @expected
+    def delete_software_deployment(self, context: Any,
+                                   deployment_id: str) -> None:
+        deployments.delete(context, deployment_id)

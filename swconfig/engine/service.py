@@ -1,0 +1,42 @@
+"""The engine service: an RPC server on the engine topic."""
+
+import socket
+
+import oslo_messaging as messaging
+from oslo_log import log
+from oslo_service import service
+
+from swconfig.common import rpc
+from swconfig.conf import CONF
+from swconfig.engine import manager
+
+LOG = log.getLogger(__name__)
+
+
+class EngineService(service.Service):
+    """Serves EngineAPI calls; several engines may share the topic."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.host = CONF.engine.host or socket.gethostname()
+        self.manager = manager.EngineManager()
+        self._server: messaging.RPCServer | None = None
+
+    def start(self) -> None:
+        super().start()
+        target = messaging.Target(topic=CONF.engine.topic, server=self.host,
+                                  version=manager.EngineManager.RPC_API_VERSION)
+        executor = ('eventlet' if CONF.service_backend == 'eventlet'
+                    else 'threading')
+        self._server = rpc.get_server(target, [self.manager],
+                                      executor=executor)
+        self._server.start()
+        LOG.info('Engine %s listening on topic %s', self.host,
+                 CONF.engine.topic)
+
+    def stop(self, graceful: bool = True) -> None:
+        if self._server is not None:
+            self._server.stop()
+            self._server.wait()
+            self._server = None
+        super().stop(graceful)

@@ -1,0 +1,37 @@
+"""Rules for /software_deployments, with Heat's names and defaults."""
+
+from oslo_policy import policy
+
+from swconfig.policies import base
+
+PATH = '/v1/{tenant_id}/software_deployments'
+_rule = base.project_rule
+
+rules = [
+    _rule('software_deployments:index', base.PROJECT_READER,
+          'List software deployments.', [{'path': PATH, 'method': 'GET'}]),
+    _rule('software_deployments:create', base.PROJECT_MEMBER,
+          'Create a software deployment.',
+          [{'path': PATH, 'method': 'POST'}]),
+    _rule('software_deployments:show', base.PROJECT_READER,
+          'Show a software deployment.',
+          [{'path': PATH + '/{deployment_id}', 'method': 'GET'}]),
+    _rule('software_deployments:update', base.PROJECT_MEMBER,
+          'Update a software deployment.',
+          [{'path': PATH + '/{deployment_id}', 'method': 'PUT'}]),
+    _rule('software_deployments:delete', base.PROJECT_MEMBER,
+          'Delete a software deployment.',
+          [{'path': PATH + '/{deployment_id}', 'method': 'DELETE'}]),
+    policy.DocumentedRuleDefault(
+        name='software_deployments:metadata',
+        check_str=('(' + base.PROJECT_READER + ') or '
+                   '(role:heat_stack_user and project_id:%(project_id)s)'),
+        description='Show the deployments metadata of a server.',
+        operations=[{'path': PATH + '/metadata/{server_id}',
+                     'method': 'GET'}],
+        scope_types=['project']),
+]
+
+
+def list_rules() -> list[policy.RuleDefault]:
+    return rules
