@@ -13,7 +13,7 @@ class ContextHook(hooks.PecanHook):
     """Builds ``request.context`` from the headers auth_token (or noauth)
     set; admin-ness is decided once, here, by the context_is_admin rule."""
 
-    def before(self, state: Any) -> None:
+    def on_route(self, state: Any) -> None:
         context = swconfig_context.RequestContext.from_environ(
             state.request.environ)
         context.is_admin = policy.check_is_admin(context)
@@ -26,5 +26,5 @@ class EngineHook(hooks.PecanHook):
     def __init__(self) -> None:
         self.engine_api = rpcapi.EngineAPI()
 
-    def before(self, state: Any) -> None:
+    def on_route(self, state: Any) -> None:
         state.request.engine = self.engine_api

@@ -28,7 +28,8 @@ class SwconfigException(Exception):
 
     @property
     def type_name(self) -> str:
-        return self.error_type or type(self).__name__
+        # oslo.messaging re-raises remote errors as "<Class>_Remote".
+        return self.error_type or type(self).__name__.removesuffix('_Remote')
 
 
 class Invalid(SwconfigException):

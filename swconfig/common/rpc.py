@@ -68,7 +68,7 @@ def get_client(target: messaging.Target, version_cap: str | None = None,
 
 
 def get_server(target: messaging.Target, endpoints: list,
-               executor: str = 'threading') -> messaging.RPCServer:
+               executor: str = 'threading') -> Any:
     access_policy = dispatcher.DefaultRPCAccessPolicy
     return messaging.get_rpc_server(
         get_transport(), target, endpoints, executor=executor,

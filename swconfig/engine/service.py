@@ -1,6 +1,7 @@
 """The engine service: an RPC server on the engine topic."""
 
 import socket
+from typing import Any
 
 import oslo_messaging as messaging
 from oslo_log import log
@@ -20,7 +21,7 @@ class EngineService(service.Service):
         super().__init__()
         self.host = CONF.engine.host or socket.gethostname()
         self.manager = manager.EngineManager()
-        self._server: messaging.RPCServer | None = None
+        self._server: Any = None
 
     def start(self) -> None:
         super().start()

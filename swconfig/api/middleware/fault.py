@@ -35,7 +35,7 @@ def error_response(status: int, error_type: str, message: str | None,
             'explanation': explanation, 'error': error}
     response = webob.Response(status=status.value,
                               content_type='application/json',
-                              charset='UTF-8', headerlist=[])
+                              charset='UTF-8')
     response.text = json.dumps(body)
     for name, value in headers or ():
         response.headers[name] = value
@@ -80,8 +80,7 @@ class FaultWrapper:
             status = HTTPStatus(response.status_int)
             webob_error = webob.exc.status_map.get(status.value)
             error_type = webob_error.__name__ if webob_error else 'HTTPError'
-            message = (webob_error.explanation if webob_error
-                       else status.description)
+            message = status.description
             keep = [(k, v) for k, v in response.headerlist
                     if k.lower() in ('www-authenticate',)]
             response = error_response(status, error_type, message,

@@ -1,7 +1,5 @@
 """/v1/{tenant_id}/software_configs: immutable configs (no PUT)."""
 
-from typing import Any
-
 import pecan
 from pecan import rest
 
@@ -16,15 +14,15 @@ from swconfig.db import api as db_api
 class SoftwareConfigsController(rest.RestController):
 
     @pecan.expose('json')
-    def get_all(self, limit: str | None = None, marker: str | None = None,
-                global_tenant: str | None = None, **_ignored: Any) -> dict:
-        all_projects = params.boolean('global_tenant', global_tenant)
+    def get_all(self, **query: str) -> dict:
+        all_projects = params.boolean('global_tenant',
+                                      query.get('global_tenant'))
         context = access.authorize('software_configs:index')
         if all_projects:
             access.authorize('software_configs:global_index')
         rows = db_api.software_config_get_all(
-            context, limit=params.non_negative_int('limit', limit),
-            marker=marker or None, all_projects=all_projects)
+            context, limit=params.non_negative_int('limit', query.get('limit')),
+            marker=query.get('marker') or None, all_projects=all_projects)
         with_project = context.is_admin or all_projects
         return {'software_configs': [views.config_summary(row, with_project)
                                      for row in rows]}

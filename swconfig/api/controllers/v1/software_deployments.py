@@ -1,7 +1,5 @@
 """/v1/{tenant_id}/software_deployments, its metadata and events."""
 
-from typing import Any
-
 import pecan
 from pecan import rest
 
@@ -23,7 +21,7 @@ class ServerMetadataController(rest.RestController):
         return {'metadata': views.metadata(rows)}
 
     @pecan.expose('json')
-    def get_all(self, **_ignored: Any) -> dict:
+    def get_all(self, **_query: str) -> dict:
         # As in Heat, ".../metadata" alone is a deployment named metadata.
         access.authorize('software_deployments:show')
         raise exception.DeploymentNotFound(deployment_id='metadata')
@@ -33,7 +31,7 @@ class DeploymentEventsController(rest.RestController):
     """GET .../software_deployments/{deployment_id}/events."""
 
     @pecan.expose('json')
-    def get_all(self, deployment_id: str, **_ignored: Any) -> dict:
+    def get_all(self, deployment_id: str, **_query: str) -> dict:
         context = access.authorize('software_deployments:show')
         rows = db_api.software_deployment_event_get_all(context,
                                                         deployment_id)
@@ -45,10 +43,10 @@ class SoftwareDeploymentsController(rest.RestController):
     events = DeploymentEventsController()
 
     @pecan.expose('json')
-    def get_all(self, server_id: str | None = None, **_ignored: Any) -> dict:
+    def get_all(self, **query: str) -> dict:
         context = access.authorize('software_deployments:index')
-        rows = db_api.software_deployment_get_all(context,
-                                                  server_id=server_id or None)
+        rows = db_api.software_deployment_get_all(
+            context, server_id=query.get('server_id') or None)
         return {'software_deployments': [views.deployment(row)
                                          for row in rows]}
 
