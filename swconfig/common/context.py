@@ -15,11 +15,6 @@ class RequestContext(context.RequestContext):
     DB layer scope their queries the same way the API did.
     """
 
-    def to_policy_values(self) -> dict[str, Any]:
-        values = super().to_policy_values()
-        values['is_admin'] = self.is_admin
-        return values
-
     @classmethod
     def from_dict(cls, values: dict[str, Any], **kwargs) -> 'RequestContext':
         kwargs.setdefault('is_admin', values.get('is_admin', False))

@@ -38,5 +38,4 @@ def authorize(rule: str, target: dict[str, Any], context: Any) -> None:
 
 def check_is_admin(context: Any) -> bool:
     """Whether the caller is a cloud admin (policy rule context_is_admin)."""
-    return get_enforcer().enforce(
-        'context_is_admin', {}, context.to_policy_values())
+    return get_enforcer().enforce('context_is_admin', {}, context)

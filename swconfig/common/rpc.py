@@ -69,7 +69,8 @@ def get_client(target: messaging.Target, version_cap: str | None = None,
 
 def get_server(target: messaging.Target, endpoints: list,
                executor: str = 'threading') -> Any:
-    access_policy = dispatcher.DefaultRPCAccessPolicy
+    kwargs = {'executor': executor} if executor != 'threading' else {}
     return messaging.get_rpc_server(
-        get_transport(), target, endpoints, executor=executor,
-        serializer=RequestContextSerializer(), access_policy=access_policy)
+        get_transport(), target, endpoints,
+        serializer=RequestContextSerializer(),
+        access_policy=dispatcher.DefaultRPCAccessPolicy, **kwargs)

@@ -43,7 +43,7 @@ class SoftwareConfigsController(rest.RestController):
             outputs=document.get('outputs'), options=document.get('options'))
         return {'software_config': views.config(row)}
 
-    @pecan.expose('json')
+    @pecan.expose()
     def delete(self, config_id: str) -> None:
         context = access.authorize('software_configs:delete')
         pecan.request.engine.delete_software_config(context, config_id)

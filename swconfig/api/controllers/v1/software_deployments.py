@@ -79,7 +79,7 @@ class SoftwareDeploymentsController(rest.RestController):
             context, deployment_id, values)
         return {'software_deployment': views.deployment(row)}
 
-    @pecan.expose('json')
+    @pecan.expose()
     def delete(self, deployment_id: str) -> None:
         context = access.authorize('software_deployments:delete')
         pecan.request.engine.delete_software_deployment(context,

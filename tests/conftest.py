@@ -1,0 +1,98 @@
+"""Fixtures shared by the functional and integration tests.
+
+``inprocess_stack``: the real pecan app and engine in this process, with
+oslo.messaging's in-process transport and SQLite (the embedded default).
+``separate_stack(backend)``: swconfig-api and swconfig-engine as separate
+processes talking over the real RabbitMQ, on a fresh MariaDB or PostgreSQL
+database. Both are built once per test session and per backend; tests keep
+out of each other's way by using their own project ids.
+"""
+
+import os
+import subprocess
+import uuid
+
+import pytest
+
+from tests.fixtures import api_client
+from tests.fixtures import processes
+from tests.fixtures import services
+
+BACKENDS = ('sqlite', 'mysql', 'postgresql')
+
+
+@pytest.fixture(scope='session')
+def inprocess_stack(tmp_path_factory):
+    import webtest
+
+    from swconfig.common import config
+    from swconfig.common import rpc
+    from swconfig.conf import CONF
+    from swconfig.db import migration
+
+    state = tmp_path_factory.mktemp('inprocess-state')
+    config.parse_args(['pytest'], default_config_files=[])
+    CONF.set_override('auth_strategy', 'noauth')
+    CONF.set_override('state_path', str(state))
+    CONF.set_override('connection', config.sqlite_url(str(state)),
+                      group='database')
+    CONF.set_override('topic', f'swconfig-test-{uuid.uuid4().hex[:8]}',
+                      group='engine')
+    migration.upgrade('head')
+    rpc.init(CONF, default_url='fake://')
+
+    from swconfig.api import app
+    from swconfig.engine import service
+
+    engine = service.EngineService()
+    engine.start()
+    yield api_client.WebTestClient(webtest.TestApp(app.setup_app()))
+    engine.stop()
+    rpc.cleanup()
+
+
+def _separate_stack(backend: str, workdir: str):
+    services.ensure_rabbitmq()
+    with services.scratch_database(backend) as url:
+        port = processes.free_port()
+        conf = processes.write_config(
+            os.path.join(workdir, 'swconfig.conf'), {
+                'DEFAULT': {'auth_strategy': 'noauth',
+                            'transport_url': services.RABBIT_URL,
+                            'state_path': workdir},
+                'database': {'connection': url},
+                'api': {'bind_host': '127.0.0.1', 'bind_port': port},
+                'engine': {'topic': f'swconfig-test-{uuid.uuid4().hex}'},
+            })
+        subprocess.run([processes.script('swconfig-manage'),
+                        '--config-file', conf, 'db', 'sync'], check=True,
+                       capture_output=True)
+        engine = processes.SwconfigProcess('swconfig-engine', conf,
+                                           workdir).start()
+        api = processes.SwconfigProcess('swconfig-api', conf,
+                                        workdir).start()
+        try:
+            base = f'http://127.0.0.1:{port}'
+            processes.wait_for_http(base + '/', api)
+            yield api_client.HttpClient(base, backend), api, engine
+        finally:
+            api.stop()
+            engine.stop()
+
+
+@pytest.fixture(scope='session')
+def mysql_stack(tmp_path_factory):
+    yield from _separate_stack('mysql',
+                               str(tmp_path_factory.mktemp('mysql-stack')))
+
+
+@pytest.fixture(scope='session')
+def postgresql_stack(tmp_path_factory):
+    yield from _separate_stack(
+        'postgresql', str(tmp_path_factory.mktemp('postgresql-stack')))
+
+
+@pytest.fixture
+def project() -> str:
+    """A project id of this test's own."""
+    return f'p-{uuid.uuid4().hex[:12]}'
