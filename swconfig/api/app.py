@@ -23,7 +23,8 @@ LOG = log.getLogger(__name__)
 def setup_app() -> Any:
     app = pecan.Pecan(
         'swconfig.api.controllers.root.RootController',
-        hooks=[hooks.ContextHook(), hooks.EngineHook()],
+        hooks=[hooks.NulCharacterHook(), hooks.ContextHook(),
+               hooks.EngineHook()],
         force_canonical=False,
         guess_content_type_from_ext=False,
     )

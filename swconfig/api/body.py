@@ -29,7 +29,9 @@ def read_json(request: Any) -> dict:
     limit = CONF.api.max_json_body_size
     if request.content_length is not None and request.content_length > limit:
         raise _too_large(request.content_length)
-    raw = request.body_file.read(limit + 1)
+    # request.body, not body_file: webob may already have read the body
+    # to look for form fields (it treats a missing Content-Type as a form).
+    raw = request.body
     if len(raw) > limit:
         raise _too_large(request.content_length or len(raw))
     content_type = (request.content_type or '').split(';')[0].strip()
@@ -40,6 +42,16 @@ def read_json(request: Any) -> dict:
     except (ValueError, UnicodeDecodeError) as exc:
         raise exception.InvalidParameterValue(
             reason=f'The request body is not valid JSON: {exc}')
+
+
+def _has_nul(value: Any) -> bool:
+    if isinstance(value, str):
+        return '\x00' in value
+    if isinstance(value, dict):
+        return any(_has_nul(k) or _has_nul(v) for k, v in value.items())
+    if isinstance(value, list):
+        return any(_has_nul(item) for item in value)
+    return False
 
 
 def _path(error: jsonschema.ValidationError) -> str:
@@ -59,6 +71,14 @@ def validate(schema: dict, document: Any) -> None:
 
 
 def load(request: Any, schema: dict) -> dict:
+    """A validated JSON object body for a create or update.
+
+    NUL characters are refused: PostgreSQL cannot store them in the text
+    columns (names, ids, statuses) these bodies fill.
+    """
     document = read_json(request)
+    if b'\\u0000' in request.body and _has_nul(document):
+        raise exception.InvalidParameterValue(
+            reason='NUL characters are not allowed in the request body.')
     validate(schema, document)
     return document

@@ -5,6 +5,7 @@ from typing import Any
 from pecan import hooks
 
 from swconfig.common import context as swconfig_context
+from swconfig.common import exception
 from swconfig.common import policy
 from swconfig.engine import rpcapi
 
@@ -28,3 +29,19 @@ class EngineHook(hooks.PecanHook):
 
     def on_route(self, state: Any) -> None:
         state.request.engine = self.engine_api
+
+
+class NulCharacterHook(hooks.PecanHook):
+    """Refuses NUL characters in the path and query string with 400.
+
+    PostgreSQL cannot store or even compare strings holding NUL, so such an
+    id would otherwise surface as a database error; no valid id has one.
+    """
+
+    def on_route(self, state: Any) -> None:
+        request = state.request
+        if '\x00' in request.path_info or any(
+                '\x00' in key or '\x00' in value
+                for key, value in request.GET.items()):
+            raise exception.InvalidParameterValue(
+                reason='NUL characters are not allowed in URLs.')

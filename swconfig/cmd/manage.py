@@ -12,16 +12,22 @@ from swconfig.common import config
 from swconfig.conf import CONF
 
 
-def do_db_sync() -> None:
-    from swconfig.db import migration
+def _ensure_sqlite_directory() -> None:
+    """SQLite can create the database file but not its directory."""
     if CONF.database.connection.startswith('sqlite'):
         config.ensure_state_path()
+
+
+def do_db_sync() -> None:
+    from swconfig.db import migration
+    _ensure_sqlite_directory()
     migration.upgrade('head')
     print(f'Database is at revision {migration.version()}')
 
 
 def do_db_version() -> None:
     from swconfig.db import migration
+    _ensure_sqlite_directory()
     print(migration.version() or 'None (empty database)')
 
 

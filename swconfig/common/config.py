@@ -6,8 +6,8 @@ from oslo_config import cfg
 from oslo_db import options as db_options
 from oslo_log import log
 
-from swconfig.conf import CONF
 from swconfig import version
+from swconfig.conf import CONF
 
 SQLITE_FILE = 'swconfig.sqlite'
 

@@ -5,9 +5,9 @@ from typing import Any
 from oslo_config import cfg
 from oslo_policy import policy
 
+from swconfig import policies
 from swconfig.common import exception
 from swconfig.conf import CONF
-from swconfig import policies
 
 _ENFORCER: policy.Enforcer | None = None
 

@@ -23,7 +23,11 @@ def init(conf: cfg.ConfigOpts, default_url: str | None = None) -> None:
     global _TRANSPORT
     messaging.set_transport_defaults(control_exchange='swconfig')
     messaging.TransportURL.parse(conf)  # registers transport_url
-    url = conf.transport_url or default_url
+    # oslo.messaging's own default is 'rabbit://', never empty: "not
+    # configured" means the value still comes from that option default.
+    location = conf.get_location('transport_url').location
+    configured = location is not cfg.Locations.opt_default
+    url = conf.transport_url if configured or not default_url else default_url
     _TRANSPORT = messaging.get_rpc_transport(
         conf, url=url, allowed_remote_exmods=ALLOWED_EXMODS)
 

@@ -3,8 +3,8 @@
 import socket
 from typing import Any
 
-import oslo_messaging as messaging
 from oslo_log import log
+import oslo_messaging as messaging
 from oslo_service import service
 
 from swconfig.common import rpc

@@ -2,8 +2,8 @@
 
 import pecan
 
-from swconfig.api.controllers.v1 import root as v1_root
 from swconfig.api import versions
+from swconfig.api.controllers.v1 import root as v1_root
 
 
 class RootController:
@@ -11,4 +11,5 @@ class RootController:
 
     @pecan.expose(generic=True, template='json')
     def index(self) -> dict:
-        return {'versions': [versions.version_document(pecan.request.host_url)]}
+        host_url = pecan.request.host_url
+        return {'versions': [versions.version_document(host_url)]}

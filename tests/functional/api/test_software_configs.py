@@ -2,29 +2,15 @@
 
 import pytest
 
+from tests.functional.api import helpers
+
 
 def configs_url(project: str, suffix: str = '') -> str:
-    return f'/v1/{project}/software_configs{suffix}'
+    return helpers.url(project, 'software_configs', suffix)
 
 
-def create_config(api, project, **body):
-    body.setdefault('name', 'cfg')
-    body.setdefault('group', 'script')
-    reply = api.post(configs_url(project), json=body)
-    assert reply.status == 200, reply.text
-    return reply.json['software_config']
-
-
-def assert_error(reply, status, error_type=None):
-    assert reply.status == status, reply.text
-    assert reply.headers['Content-Type'].startswith('application/json')
-    body = reply.json
-    assert body['code'] == status
-    assert set(body) == {'code', 'title', 'explanation', 'error'}
-    assert body['error']['traceback'] is None
-    if error_type:
-        assert body['error']['type'] == error_type
-    return body['error']
+create_config = helpers.create_config
+assert_error = helpers.assert_error
 
 
 def test_create_returns_normalised_config(api, project):

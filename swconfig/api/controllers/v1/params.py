@@ -2,6 +2,10 @@
 
 from swconfig.common import exception
 
+# Larger limits mean "everything"; the cap keeps the value inside every
+# database's LIMIT range.
+MAX_LIMIT = 2 ** 31 - 1
+
 
 def non_negative_int(name: str, value: str | None) -> int | None:
     if value is None or value == '':
@@ -15,7 +19,7 @@ def non_negative_int(name: str, value: str | None) -> int | None:
         raise exception.InvalidParameterValue(
             reason=f"Value '{value}' is invalid for '{name}' which only "
                    f"accepts non-negative integer.")
-    return number
+    return min(number, MAX_LIMIT)
 
 
 def boolean(name: str, value: str | None) -> bool:

@@ -1,17 +1,17 @@
 """/v1/{tenant_id}/software_configs: immutable configs (no PUT)."""
 
 import pecan
-from pecan import rest
 
 from swconfig.api import body
+from swconfig.api import views
+from swconfig.api.controllers import base
 from swconfig.api.controllers.v1 import access
 from swconfig.api.controllers.v1 import params
 from swconfig.api.schemas.v1 import software_configs as schemas
-from swconfig.api import views
 from swconfig.db import api as db_api
 
 
-class SoftwareConfigsController(rest.RestController):
+class SoftwareConfigsController(base.RestController):
 
     @pecan.expose('json')
     def get_all(self, **query: str) -> dict:
@@ -20,9 +20,10 @@ class SoftwareConfigsController(rest.RestController):
         context = access.authorize('software_configs:index')
         if all_projects:
             access.authorize('software_configs:global_index')
+        limit = params.non_negative_int('limit', query.get('limit'))
         rows = db_api.software_config_get_all(
-            context, limit=params.non_negative_int('limit', query.get('limit')),
-            marker=query.get('marker') or None, all_projects=all_projects)
+            context, limit=limit, marker=query.get('marker') or None,
+            all_projects=all_projects)
         with_project = context.is_admin or all_projects
         return {'software_configs': [views.config_summary(row, with_project)
                                      for row in rows]}

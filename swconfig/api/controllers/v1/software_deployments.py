@@ -1,17 +1,17 @@
 """/v1/{tenant_id}/software_deployments, its metadata and events."""
 
 import pecan
-from pecan import rest
 
 from swconfig.api import body
+from swconfig.api import views
+from swconfig.api.controllers import base
 from swconfig.api.controllers.v1 import access
 from swconfig.api.schemas.v1 import software_deployments as schemas
-from swconfig.api import views
 from swconfig.common import exception
 from swconfig.db import api as db_api
 
 
-class ServerMetadataController(rest.RestController):
+class ServerMetadataController(base.RestController):
     """GET .../software_deployments/metadata/{server_id}."""
 
     @pecan.expose('json')
@@ -27,7 +27,7 @@ class ServerMetadataController(rest.RestController):
         raise exception.DeploymentNotFound(deployment_id='metadata')
 
 
-class DeploymentEventsController(rest.RestController):
+class DeploymentEventsController(base.RestController):
     """GET .../software_deployments/{deployment_id}/events."""
 
     @pecan.expose('json')
@@ -38,7 +38,7 @@ class DeploymentEventsController(rest.RestController):
         return {'events': [views.event(row) for row in rows]}
 
 
-class SoftwareDeploymentsController(rest.RestController):
+class SoftwareDeploymentsController(base.RestController):
     metadata = ServerMetadataController()
     events = DeploymentEventsController()
 

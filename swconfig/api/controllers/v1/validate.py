@@ -6,9 +6,9 @@ SoftwareComponent whose properties are a valid config.
 """
 
 import pecan
-from pecan import rest
 
 from swconfig.api import body
+from swconfig.api.controllers import base
 from swconfig.api.controllers.v1 import access
 from swconfig.api.schemas.v1 import software_configs as schemas
 from swconfig.common import exception
@@ -27,7 +27,7 @@ def _check_component(name: str, properties: dict) -> None:
             seen.add(action)
 
 
-class ValidateController(rest.RestController):
+class ValidateController(base.RestController):
 
     @pecan.expose('json')
     def post(self) -> dict:
