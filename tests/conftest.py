@@ -34,6 +34,7 @@ def inprocess_stack(tmp_path_factory):
     config.parse_args(['pytest'], default_config_files=[])
     CONF.set_override('auth_strategy', 'noauth')
     CONF.set_override('state_path', str(state))
+    CONF.set_override('generate_signing_key', True, group='agent')
     CONF.set_override('connection', config.sqlite_url(str(state)),
                       group='database')
     CONF.set_override('topic', f'swconfig-test-{uuid.uuid4().hex[:8]}',
@@ -60,6 +61,7 @@ def _separate_stack(backend: str, workdir: str):
                 'DEFAULT': {'auth_strategy': 'noauth',
                             'transport_url': services.RABBIT_URL,
                             'state_path': workdir},
+                'agent': {'signing_keys': 'test:' + 'k' * 32},
                 'database': {'connection': url},
                 'api': {'bind_host': '127.0.0.1', 'bind_port': port},
                 'engine': {'topic': f'swconfig-test-{uuid.uuid4().hex}'},

@@ -1,8 +1,10 @@
 """Building the WSGI application and its middleware chain.
 
 From the outside in: FaultWrapper (every error becomes Heat's JSON body)
--> request id -> authentication (keystonemiddleware auth_token, or noauth)
--> pecan (ContextHook builds the context, EngineHook adds the RPC client).
+-> request id -> AgentRouter: ``/agent/...`` (signed URLs, no Keystone) to
+the AgentApp; everything else through authentication (keystonemiddleware
+auth_token, or noauth) to pecan (ContextHook builds the context, EngineHook
+adds the RPC client).
 """
 
 from typing import Any
@@ -12,19 +14,23 @@ from oslo_log import log
 from oslo_middleware import request_id
 import pecan
 
+from swconfig.api import agent
 from swconfig.api import hooks
 from swconfig.api.middleware import fault
 from swconfig.api.middleware import noauth
+from swconfig.common import signing
 from swconfig.conf import CONF
+from swconfig.engine import rpcapi
 
 LOG = log.getLogger(__name__)
 
 
 def setup_app() -> Any:
+    engine_api = rpcapi.EngineAPI()
     app = pecan.Pecan(
         'swconfig.api.controllers.root.RootController',
         hooks=[hooks.NulCharacterHook(), hooks.ContextHook(),
-               hooks.EngineHook()],
+               hooks.EngineHook(engine_api)],
         force_canonical=False,
         guess_content_type_from_ext=False,
     )
@@ -35,5 +41,7 @@ def setup_app() -> Any:
                     'member of the project in the URL. Use this for '
                     'development and the embedded default only.')
         app = noauth.NoAuthMiddleware(app)
+    signing.keyring()  # a missing signing key fails at start-up
+    app = agent.AgentRouter(app, agent.AgentApp(engine_api))
     app = request_id.RequestId(app)
     return fault.FaultWrapper(app, debug=CONF.debug)

@@ -24,8 +24,8 @@ def _too_large(size: int) -> exception.RequestLimitExceeded:
                 f'size ({limit} bytes).')
 
 
-def read_json(request: Any) -> dict:
-    """The request's JSON object body; 400 for anything else."""
+def read_raw(request: Any) -> bytes:
+    """The body, refused with 400 when larger than the configured limit."""
     limit = CONF.api.max_json_body_size
     if request.content_length is not None and request.content_length > limit:
         raise _too_large(request.content_length)
@@ -33,7 +33,13 @@ def read_json(request: Any) -> dict:
     # to look for form fields (it treats a missing Content-Type as a form).
     raw = request.body
     if len(raw) > limit:
-        raise _too_large(request.content_length or len(raw))
+        raise _too_large(len(raw))
+    return raw
+
+
+def read_json(request: Any) -> dict:
+    """The request's JSON object body; 400 for anything else."""
+    raw = read_raw(request)
     content_type = (request.content_type or '').split(';')[0].strip()
     if content_type not in _JSON_TYPES or not raw.lstrip().startswith(b'{'):
         raise exception.MalformedRequestBody()

@@ -24,8 +24,8 @@ class ContextHook(hooks.PecanHook):
 class EngineHook(hooks.PecanHook):
     """Attaches the (shared, thread-safe) EngineAPI client."""
 
-    def __init__(self) -> None:
-        self.engine_api = rpcapi.EngineAPI()
+    def __init__(self, engine_api: rpcapi.EngineAPI) -> None:
+        self.engine_api = engine_api
 
     def on_route(self, state: Any) -> None:
         state.request.engine = self.engine_api

@@ -1,37 +1,11 @@
 """Turning DB/engine dicts into Heat's response representations."""
 
-import datetime
-from typing import Any
+from swconfig.common import representations
 
-from oslo_utils import timeutils
-
-TIME_FORMAT = '%Y-%m-%dT%H:%M:%SZ'
-
-
-def format_time(value: Any) -> str | None:
-    """Heat's timestamp form: UTC, whole seconds, ``Z``. Engine results
-    arrive over RPC with their datetimes already turned into strings."""
-    if value is None:
-        return None
-    if not isinstance(value, datetime.datetime):
-        value = timeutils.parse_isotime(value)
-        value = timeutils.normalize_time(value)
-    return value.strftime(TIME_FORMAT)
-
-
-def config_summary(row: dict, with_project: bool = False) -> dict:
-    item = {'id': row['id'], 'name': row['name'], 'group': row['group'],
-            'creation_time': format_time(row['created_at'])}
-    if with_project:
-        item['project'] = row['tenant']
-    return item
-
-
-def config(row: dict) -> dict:
-    item = config_summary(row)
-    item.update(config=row['config'], inputs=row['inputs'],
-                outputs=row['outputs'], options=row['options'])
-    return item
+format_time = representations.format_time
+config_summary = representations.config_summary
+config = representations.config
+metadata = representations.metadata
 
 
 def deployment(row: dict) -> dict:
@@ -56,11 +30,3 @@ def event(row: dict) -> dict:
             'time': format_time(row['created_at']), 'action': row['action'],
             'old_status': row['old_status'],
             'new_status': row['new_status'], 'reason': row['reason']}
-
-
-def metadata(config_rows: list[dict]) -> list[dict]:
-    """Heat's order (config name, then deployment age), except that configs
-    without a name sort first instead of failing the request."""
-    ordered = sorted(config_rows,
-                     key=lambda c: (c['name'] is not None, c['name'] or ''))
-    return [config(row) for row in ordered]

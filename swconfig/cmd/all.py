@@ -17,6 +17,7 @@ LOG = log.getLogger(__name__)
 
 def main() -> None:
     CONF.set_default('auth_strategy', 'noauth')
+    CONF.set_default('generate_signing_key', True, group='agent')
     bootstrap.init_process(sys.argv, default_transport_url='fake://')
     from oslo_service import service
 

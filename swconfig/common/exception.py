@@ -85,6 +85,25 @@ class DeploymentNotFound(NotFound):
     error_type = 'NotFound'
 
 
+class ServerOwnedByOtherProject(Forbidden):
+    msg_fmt = ('Server %(server_id)s belongs to another project; only that '
+               'project can deploy to it or read its metadata.')
+
+
+class SignalRefused(Forbidden):
+    msg_fmt = 'Signal refused: %(reason)s'
+
+
+class UnknownSignalTransport(Invalid):
+    msg_fmt = ('Unknown signal transport %(name)s; this service supports '
+               '%(supported)s.')
+
+
+class ServerNotFound(NotFound):
+    msg_fmt = 'Server %(server_id)s not found'
+    error_type = 'NotFound'
+
+
 class Conflict(SwconfigException):
     msg_fmt = 'Conflict.'
     code = HTTPStatus.CONFLICT
@@ -98,6 +117,10 @@ class ConfigInUse(Conflict):
 class ConcurrentUpdate(Conflict):
     msg_fmt = ('Deployment %(deployment_id)s was changed by another request '
                'at the same time; retry.')
+
+
+class ConfigurationError(SwconfigException):
+    msg_fmt = 'Configuration error: %(reason)s'
 
 
 class ServiceUnavailable(SwconfigException):

@@ -2,6 +2,7 @@
 
 from oslo_config import cfg
 
+from swconfig.conf import agent
 from swconfig.conf import api
 from swconfig.conf import database
 from swconfig.conf import default
@@ -10,6 +11,7 @@ from swconfig.conf import engine
 CONF = cfg.CONF
 
 default.register_opts(CONF)
+agent.register_opts(CONF)
 api.register_opts(CONF)
 database.register_opts(CONF)
 engine.register_opts(CONF)

@@ -1,5 +1,6 @@
 """The single oslo.config.opts entry point: every option swconfig reads."""
 
+from swconfig.conf import agent
 from swconfig.conf import api
 from swconfig.conf import database
 from swconfig.conf import default
@@ -9,7 +10,8 @@ from swconfig.conf import engine
 def list_opts() -> list:
     """Return [(group, [opts])] for oslo-config-generator."""
     return [
-        ('DEFAULT', default.opts),
+        ('DEFAULT', default.opts + agent.default_opts),
+        (agent.group, agent.agent_opts),
         (api.group, api.opts),
         (engine.group, engine.opts),
         *database.list_opts(),

@@ -121,9 +121,11 @@ def software_config_delete(context: Any, config_id: str) -> None:
     row = context.session.scalars(query).first()
     if row is None:
         raise exception.ConfigNotFound(config_id=config_id)
+    deployment = models.SoftwareDeployment
     referenced = context.session.scalar(
-        sa.select(models.SoftwareDeployment.id).where(
-            models.SoftwareDeployment.config_id == config_id).limit(1))
+        sa.select(deployment.id).where(sa.or_(
+            deployment.config_id == config_id,
+            deployment.source_config_id == config_id)).limit(1))
     if referenced is not None:
         raise exception.ConfigInUse(config_id=config_id)
     try:
@@ -193,12 +195,14 @@ def software_deployment_count(context: Any) -> int:
 @oslo_db_api.retry_on_deadlock
 @writer
 def software_deployment_update(context: Any, deployment_id: str,
-                               expected_version: int, values: dict) -> dict:
+                               expected_version: int, values: dict,
+                               event_reason: str | None = None) -> dict:
     """Apply ``values`` only if the row is still at ``expected_version``.
 
     Raises ConcurrentUpdate when another writer got there first, so the
     caller can re-read and decide again: no update is ever lost. A change
-    of status is recorded as an event in the same transaction.
+    of status is recorded as an event in the same transaction, and so is
+    any update given an ``event_reason`` (e.g. a progress message).
     """
     model = models.SoftwareDeployment
     query = _visible_deployments(context).where(model.id == deployment_id)
@@ -223,9 +227,11 @@ def software_deployment_update(context: Any, deployment_id: str,
         raise exception.ConcurrentUpdate(deployment_id=deployment_id)
     context.session.expire(row)
     row = context.session.get(model, deployment_id)
-    if 'status' in values and values['status'] != old_status:
+    if event_reason is not None or (
+            'status' in values and values['status'] != old_status):
         _add_event(context, deployment_id, row.action, old_status,
-                   row.status, row.status_reason, row.updated_at)
+                   row.status, event_reason or row.status_reason,
+                   row.updated_at)
     return row.to_dict()
 
 
@@ -269,3 +275,160 @@ def server_metadata_get(context: Any, server_id: str) -> list[dict]:
             deployment.tenant == context.project_id,
             deployment.stack_user_project_id == context.project_id))
     return [row.to_dict() for row in context.session.scalars(query)]
+
+
+@writer
+def deployment_event_add(context: Any, deployment_id: str,
+                         action: str | None, status: str | None,
+                         reason: str) -> None:
+    """An event that changes nothing else (a refused or stale signal)."""
+    _add_event(context, deployment_id, action, status, status, reason,
+               timeutils.utcnow())
+
+
+@reader
+def software_deployment_timed_out(context: Any, now: Any,
+                                  limit: int) -> list[dict]:
+    model = models.SoftwareDeployment
+    query = (sa.select(model)
+             .where(model.status == 'IN_PROGRESS', model.timeout_at < now)
+             .order_by(model.timeout_at).limit(limit))
+    return [row.to_dict() for row in context.session.scalars(query)]
+
+
+# -- servers ----------------------------------------------------------------
+
+@oslo_db_api.wrap_db_retry(max_retries=3, exception_checker=lambda exc:
+                           isinstance(exc, db_exc.DBDuplicateEntry))
+@writer
+def server_claim(context: Any, server_id: str,
+                 base_url: str | None) -> dict:
+    """The server row, created for the caller's project if it is new.
+
+    A server belongs to the project that first claimed it; anybody else
+    (but an admin) is refused.
+    """
+    row = context.session.get(models.Server, server_id)
+    if row is None:
+        now = timeutils.utcnow()
+        row = models.Server(id=server_id, tenant=context.project_id,
+                            base_url=base_url, token_revision=1,
+                            document_revision=0, created_at=now,
+                            updated_at=now)
+        context.session.add(row)
+        context.session.flush()
+    elif row.tenant != context.project_id and not context.is_admin:
+        raise exception.ServerOwnedByOtherProject(server_id=server_id)
+    return row.to_dict()
+
+
+@reader
+def server_get(context: Any, server_id: str) -> dict:
+    row = context.session.get(models.Server, server_id)
+    if row is None or (row.tenant != context.project_id
+                       and not context.is_admin):
+        raise exception.ServerNotFound(server_id=server_id)
+    return row.to_dict()
+
+
+@reader
+def server_document_get(context: Any, server_id: str,
+                        with_document: bool = True) -> dict | None:
+    """The agent's hot path: one primary-key read of the pre-rendered
+    document (or, for HEAD, only its validators)."""
+    model = models.Server
+    columns = [model.etag, model.updated_at, model.token_revision]
+    if with_document:
+        columns.append(model.document)
+    row = context.session.execute(
+        sa.select(*columns).where(model.id == server_id)).first()
+    return None if row is None else row._asdict()
+
+
+@reader
+def server_deployment_configs(context: Any, server_id: str) -> list[dict]:
+    """Every deployment of a server with its config, oldest first: the
+    input of the metadata renderer."""
+    deployment = models.SoftwareDeployment
+    config = models.SoftwareConfig
+    query = (sa.select(deployment, config)
+             .join(config, deployment.config_id == config.id)
+             .where(deployment.server_id == server_id)
+             .order_by(deployment.created_at.asc(), deployment.id.asc()))
+    return [{'deployment': d.to_dict(), 'config': c.to_dict()}
+            for d, c in context.session.execute(query)]
+
+
+@writer
+def server_document_store(context: Any, server_id: str,
+                          expected_revision: int, document: str,
+                          etag: str) -> bool:
+    """Store a newly rendered document unless someone rendered since."""
+    model = models.Server
+    changed = context.session.execute(
+        sa.update(model)
+        .where(model.id == server_id,
+               model.document_revision == expected_revision)
+        .values(document=document, etag=etag,
+                document_revision=expected_revision + 1,
+                updated_at=timeutils.utcnow())
+        .execution_options(synchronize_session=False)).rowcount
+    return changed == 1
+
+
+# -- signals ----------------------------------------------------------------
+
+@writer
+def signal_inbox_add(context: Any, deployment_id: str,
+                     action_revision: int, payload: Any) -> int:
+    row = models.SignalInbox(deployment_id=deployment_id,
+                             action_revision=action_revision,
+                             payload=payload,
+                             received_at=timeutils.utcnow())
+    context.session.add(row)
+    context.session.flush()
+    return row.id
+
+
+@reader
+def signal_inbox_get(context: Any, inbox_id: int) -> dict | None:
+    row = context.session.get(models.SignalInbox, inbox_id)
+    return None if row is None else row.to_dict()
+
+
+@reader
+def signal_inbox_pending(context: Any, received_before: Any,
+                         limit: int) -> list[int]:
+    model = models.SignalInbox
+    query = (sa.select(model.id)
+             .where(model.processed_at.is_(None),
+                    model.received_at < received_before)
+             .order_by(model.id).limit(limit))
+    return list(context.session.scalars(query))
+
+
+@writer
+def signal_inbox_finish(context: Any, inbox_id: int, result: str) -> bool:
+    """Claim the signal as handled; False if another engine already did.
+    Called inside the transaction that applies (or discards) it, so the
+    claim and its effect commit together."""
+    model = models.SignalInbox
+    changed = context.session.execute(
+        sa.update(model)
+        .where(model.id == inbox_id, model.processed_at.is_(None))
+        .values(processed_at=timeutils.utcnow(), result=result)
+        .execution_options(synchronize_session=False)).rowcount
+    return changed == 1
+
+
+@reader
+def software_deployment_signal_target(context: Any,
+                                      deployment_id: str) -> dict | None:
+    """What the signal URL handler needs, unscoped (the URL's signature is
+    the credential): revision, status and the server."""
+    model = models.SoftwareDeployment
+    row = context.session.execute(
+        sa.select(model.id, model.action_revision, model.status,
+                  model.signal_transport, model.server_id)
+        .where(model.id == deployment_id)).first()
+    return None if row is None else row._asdict()

@@ -53,6 +53,8 @@ class SoftwareDeployment(Base):
         sa.Index(None, 'tenant', 'created_at'),
         sa.Index(None, 'stack_user_project_id'),
         sa.Index(None, 'config_id'),
+        sa.Index(None, 'source_config_id'),
+        sa.Index(None, 'status', 'timeout_at'),
     )
 
     id = sa.Column(sa.String(36), primary_key=True)
@@ -70,6 +72,15 @@ class SoftwareDeployment(Base):
     version = sa.Column(sa.Integer, nullable=False, default=1)
     created_at = sa.Column(types.timestamp(), nullable=False)
     updated_at = sa.Column(types.timestamp(), nullable=True)
+    # Server-side derivation (NULL for Heat's client-derived deployments):
+    source_config_id = sa.Column(sa.String(36),
+                                 sa.ForeignKey('software_config.id'),
+                                 nullable=True)
+    signal_transport = sa.Column(sa.String(32), nullable=True)
+    # Bumped for every action triggered; signal URLs are signed over it.
+    action_revision = sa.Column(sa.Integer, nullable=False, default=0,
+                                server_default='0')
+    timeout_at = sa.Column(types.timestamp(), nullable=True)
 
 
 class DeploymentEvent(Base):
@@ -90,3 +101,43 @@ class DeploymentEvent(Base):
     old_status = sa.Column(sa.String(255), nullable=True)
     new_status = sa.Column(sa.String(255), nullable=True)
     reason = sa.Column(sa.Text, nullable=True)
+
+
+class Server(Base):
+    """A server agents poll for; owned by one project.
+
+    ``document`` is the pre-rendered metadata document (JSON text) the
+    agent's signed URL serves as-is; ``etag`` and ``updated_at`` change only
+    when its content does.
+    """
+
+    __tablename__ = 'server'
+
+    id = sa.Column(sa.String(255), primary_key=True)
+    tenant = sa.Column(sa.String(64), nullable=False)
+    base_url = sa.Column(sa.String(255), nullable=True)
+    token_revision = sa.Column(sa.Integer, nullable=False, default=1)
+    document = sa.Column(types.long_text(), nullable=True)
+    etag = sa.Column(sa.String(64), nullable=True)
+    document_revision = sa.Column(sa.Integer, nullable=False, default=0)
+    created_at = sa.Column(types.timestamp(), nullable=False)
+    updated_at = sa.Column(types.timestamp(), nullable=False)
+
+
+class SignalInbox(Base):
+    """A signal as the agent sent it, stored before the agent is answered;
+    ``processed_at`` is set, once, by the engine that handled it."""
+
+    __tablename__ = 'signal_inbox'
+    __table_args__ = (
+        sa.Index(None, 'processed_at', 'id'),
+        sa.Index(None, 'deployment_id'),
+    )
+
+    id = sa.Column(sa.Integer, primary_key=True, autoincrement=True)
+    deployment_id = sa.Column(sa.String(36), nullable=False)
+    action_revision = sa.Column(sa.Integer, nullable=False)
+    payload = sa.Column(types.Json, nullable=True)
+    received_at = sa.Column(types.timestamp(), nullable=False)
+    processed_at = sa.Column(types.timestamp(), nullable=True)
+    result = sa.Column(sa.String(32), nullable=True)

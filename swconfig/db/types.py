@@ -40,3 +40,9 @@ def timestamp() -> sa.types.TypeEngine:
     created_at ordering of Heat's listings ambiguous within one second.
     """
     return sa.DateTime().with_variant(mysql.DATETIME(fsp=6), 'mysql')
+
+
+def long_text() -> sa.types.TypeEngine:
+    """Text that may hold a whole pre-rendered document (LONGTEXT on
+    MySQL, whose TEXT stops at 64 KiB)."""
+    return sa.Text().with_variant(mysql.LONGTEXT(), 'mysql')

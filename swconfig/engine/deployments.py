@@ -1,19 +1,27 @@
 """Creating, updating and deleting software deployments: the engine's side.
 
-This module keeps Heat's raw deployment semantics (the client sends an
-already-derived config). Every update is a conditional write on the row's
-``version``; on a collision the update is decided again on fresh data.
+Two ways in: Heat's raw one (the client sends an already-derived config,
+``signal_transport`` absent) and server-side derivation (the engine derives
+the config and issues the signal transport). Either way the server is
+claimed for the caller's project and its agent document re-rendered. Every
+update is a conditional write on the row's ``version``; on a collision the
+update is decided again on fresh data.
 """
 
+import datetime
 from typing import Any
 
 from oslo_log import log
+from oslo_utils import timeutils
 from oslo_utils import uuidutils
 
+from swconfig import transports
 from swconfig.common import exception
 from swconfig.conf import CONF
 from swconfig.db import api as db_api
 from swconfig.engine import configs
+from swconfig.engine import deriving
+from swconfig.engine import metadata
 
 LOG = log.getLogger(__name__)
 
@@ -22,10 +30,8 @@ UPDATABLE = ('config_id', 'input_values', 'output_values', 'action',
 UPDATE_ATTEMPTS = 5
 
 
-def create(context: Any, server_id: str, config_id: str,
-           input_values: dict | None = None, action: str | None = None,
-           status: str | None = None, status_reason: str | None = None,
-           stack_user_project_id: str | None = None) -> dict:
+def _check_create(context: Any, server_id: str, config_id: str,
+                  stack_user_project_id: str | None) -> dict:
     if not server_id:
         raise exception.InvalidParameterValue(
             reason='"server_id" is required.')
@@ -34,24 +40,73 @@ def create(context: Any, server_id: str, config_id: str,
                                        'no more than 64 characters')
     # Visibility of the config is part of the contract: another project's
     # config is "not found", exactly as on GET.
-    db_api.software_config_get(context, config_id)
+    config = db_api.software_config_get(context, config_id)
     configs.check_quota(context, db_api.software_deployment_count(context),
                         CONF.max_software_deployments_per_tenant,
                         'software deployments')
-    row = db_api.software_deployment_create(context, {
+    return config
+
+
+def create(context: Any, server_id: str, config_id: str,
+           input_values: dict | None = None, action: str | None = None,
+           status: str | None = None, status_reason: str | None = None,
+           stack_user_project_id: str | None = None,
+           signal_transport: str | None = None, name: str | None = None,
+           timeout: int | None = None, base_url: str | None = None) -> dict:
+    """Create a deployment; with ``signal_transport`` the engine derives
+    the config and issues the transport (``default``: the operator's)."""
+    source = _check_create(context, server_id, config_id,
+                           stack_user_project_id)
+    values = {
         'id': uuidutils.generate_uuid(),
-        'config_id': config_id,
         'server_id': server_id,
         'input_values': input_values or {},
-        'action': action,
-        'status': status,
-        'status_reason': status_reason,
         'tenant': context.project_id,
         'stack_user_project_id': stack_user_project_id,
-    })
+    }
+    base_url = CONF.api.public_url or base_url
+    with db_api.writer.using(context):
+        server = db_api.server_claim(context, server_id,
+                                     base_url and base_url.rstrip('/'))
+        if signal_transport is None:
+            values.update(config_id=config_id, action=action, status=status,
+                          status_reason=status_reason)
+        else:
+            values.update(_derive(context, source, server, values['id'],
+                                  action or 'CREATE', values['input_values'],
+                                  signal_transport, name, timeout))
+        row = db_api.software_deployment_create(context, values)
     LOG.info('Created deployment %(id)s of config %(config_id)s on server '
-             '%(server_id)s (%(action)s %(status)s)', row)
+             '%(server_id)s (%(action)s %(status)s, transport '
+             '%(signal_transport)s)', row)
+    metadata.render(server_id)
     return row
+
+
+def _derive(context: Any, source: dict, server: dict, deployment_id: str,
+            action: str, input_values: dict, transport_name: str,
+            name: str | None, timeout: int | None) -> dict:
+    """Derive and store the config for revision 1 of a new deployment;
+    return the deployment's values that follow from it."""
+    if transport_name == 'default':
+        transport_name = CONF.default_deployment_signal_transport
+    transport = transports.get(transport_name)
+    derived = db_api.software_config_create(context, deriving.derive(
+        source, server, deployment_id, 1, action, input_values, transport,
+        name=name))
+    values = {'config_id': derived['id'], 'source_config_id': source['id'],
+              'signal_transport': transport.name, 'action_revision': 1,
+              'action': action}
+    if not transport.waits_for_signal:
+        values.update(status='COMPLETE',
+                      status_reason='Not waiting for outputs signal')
+        return values
+    values.update(status='IN_PROGRESS', status_reason='Deploy data available')
+    timeout = CONF.default_deployment_timeout if timeout is None else timeout
+    if timeout:
+        values['timeout_at'] = (timeutils.utcnow()
+                                + datetime.timedelta(seconds=timeout))
+    return values
 
 
 def update(context: Any, deployment_id: str, values: dict) -> dict:
@@ -72,6 +127,7 @@ def update(context: Any, deployment_id: str, values: dict) -> dict:
             continue
         LOG.info('Updated deployment %s: %s', deployment_id,
                  ', '.join(sorted(values)) or 'no fields')
+        metadata.render(row['server_id'])
         return row
     raise exception.ConcurrentUpdate(deployment_id=deployment_id)
 
@@ -79,3 +135,14 @@ def update(context: Any, deployment_id: str, values: dict) -> dict:
 def delete(context: Any, deployment_id: str) -> None:
     row = db_api.software_deployment_delete(context, deployment_id)
     LOG.info('Deleted deployment %(id)s on server %(server_id)s', row)
+    metadata.render(row['server_id'])
+
+
+def agent_config(context: Any, server_id: str,
+                 base_url: str | None = None) -> dict:
+    """The agent bootstrap settings; claims the server if it is new."""
+    base_url = CONF.api.public_url or base_url
+    server = db_api.server_claim(context, server_id,
+                                 base_url and base_url.rstrip('/'))
+    metadata.render(server_id)
+    return metadata.agent_config(server)

@@ -12,6 +12,7 @@ from swconfig.common import exception
 from swconfig.engine import configs
 from swconfig.engine import deployments
 from swconfig.engine import rpcapi
+from swconfig.engine import signals
 
 expected = messaging.expected_exceptions(exception.SwconfigException)
 
@@ -38,12 +39,17 @@ class EngineManager:
                                    action: str | None = None,
                                    status: str | None = None,
                                    status_reason: str | None = None,
-                                   stack_user_project_id: str | None = None
-                                   ) -> dict:
+                                   stack_user_project_id: str | None = None,
+                                   signal_transport: str | None = None,
+                                   name: str | None = None,
+                                   timeout: int | None = None,
+                                   base_url: str | None = None) -> dict:
         return deployments.create(
             context, server_id, config_id, input_values=input_values,
             action=action, status=status, status_reason=status_reason,
-            stack_user_project_id=stack_user_project_id)
+            stack_user_project_id=stack_user_project_id,
+            signal_transport=signal_transport, name=name, timeout=timeout,
+            base_url=base_url)
 
     @expected
     def update_software_deployment(self, context: Any, deployment_id: str,
@@ -54,3 +60,11 @@ class EngineManager:
     def delete_software_deployment(self, context: Any,
                                    deployment_id: str) -> None:
         deployments.delete(context, deployment_id)
+
+    @expected
+    def get_agent_config(self, context: Any, server_id: str,
+                         base_url: str | None = None) -> dict:
+        return deployments.agent_config(context, server_id, base_url)
+
+    def process_signal(self, context: Any, inbox_id: int) -> None:
+        signals.process(inbox_id)

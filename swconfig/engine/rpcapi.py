@@ -4,16 +4,21 @@ API version history:
 
     1.0 - Initial version: create/delete software configs; create, update
           and delete software deployments.
+    1.1 - create_software_deployment: server-side derivation
+          (signal_transport, name, timeout, base_url); get_agent_config;
+          process_signal (cast).
 """
 
 from typing import Any
 
+from oslo_log import log
 import oslo_messaging as messaging
 
 from swconfig.common import rpc
 from swconfig.conf import CONF
 
-RPC_API_VERSION = '1.0'
+RPC_API_VERSION = '1.1'
+LOG = log.getLogger(__name__)
 
 
 class EngineAPI:
@@ -50,13 +55,18 @@ class EngineAPI:
                                    action: str | None = None,
                                    status: str | None = None,
                                    status_reason: str | None = None,
-                                   stack_user_project_id: str | None = None
-                                   ) -> dict:
-        return self._call(context, 'create_software_deployment', '1.0',
+                                   stack_user_project_id: str | None = None,
+                                   signal_transport: str | None = None,
+                                   name: str | None = None,
+                                   timeout: int | None = None,
+                                   base_url: str | None = None) -> dict:
+        return self._call(context, 'create_software_deployment', '1.1',
                           server_id=server_id, config_id=config_id,
                           input_values=input_values, action=action,
                           status=status, status_reason=status_reason,
-                          stack_user_project_id=stack_user_project_id)
+                          stack_user_project_id=stack_user_project_id,
+                          signal_transport=signal_transport, name=name,
+                          timeout=timeout, base_url=base_url)
 
     def update_software_deployment(self, context: Any, deployment_id: str,
                                    values: dict) -> dict:
@@ -67,3 +77,21 @@ class EngineAPI:
                                    deployment_id: str) -> None:
         return self._call(context, 'delete_software_deployment', '1.0',
                           deployment_id=deployment_id)
+
+    def get_agent_config(self, context: Any, server_id: str,
+                         base_url: str | None = None) -> dict:
+        return self._call(context, 'get_agent_config', '1.1',
+                          server_id=server_id, base_url=base_url)
+
+    def process_signal(self, context: Any, inbox_id: int) -> None:
+        """Ask an engine to apply a stored signal, without waiting.
+
+        The signal is already durable: if no engine can be reached the
+        cast is dropped (with a warning) and the engines' sweep applies it.
+        """
+        try:
+            self.client.prepare(version='1.1', retry=0).cast(
+                context, 'process_signal', inbox_id=inbox_id)
+        except Exception as exc:
+            LOG.warning('Could not hand stored signal %s to an engine (%s); '
+                        'the signal sweep will apply it', inbox_id, exc)

@@ -122,14 +122,16 @@ def test_unicode_everywhere(api, project):
         inputs=[{'name': 'входные', 'default': 'значение ✓'}],
         outputs=[{'name': '出力'}])
     deployment = helpers.create_deployment(
-        api, project, config_id=config['id'], server_id='сервер-✓',
+        api, project, config_id=config['id'],
+        server_id=project + '-сервер-✓',
         action='ДЕЙСТВИЕ', input_values={'ключ': 'значение'})
     shown = api.get(helpers.url(project, 'software_deployments',
                                 '/' + deployment['id'])).json
-    assert shown['software_deployment']['server_id'] == 'сервер-✓'
+    assert shown['software_deployment']['server_id'] == project + '-сервер-✓'
     metadata = api.get(helpers.url(
         project, 'software_deployments',
-        '/metadata/%D1%81%D0%B5%D1%80%D0%B2%D0%B5%D1%80-%E2%9C%93')).json
+        f'/metadata/{project}-%D1%81%D0%B5%D1%80%D0%B2%D0%B5%D1%80-%E2%9C%93'
+    )).json
     assert metadata['metadata'][0]['name'] == 'конфиг ✓'
 
 
@@ -163,5 +165,6 @@ def test_nul_characters_are_refused(api, project):
     assert_error(api.get(configs(project) + '?marker=%00'), 400)
     assert_error(api.post(configs(project), json={'name': 'a\x00b'}), 400)
     assert_error(api.post(helpers.url(project, 'software_deployments'),
-                          json={'config_id': 'c', 'server_id': 's\x00'}), 400)
+                          json={'config_id': 'c',
+                                'server_id': project + '-s\x00'}), 400)
     assert_nothing_written(api, project)

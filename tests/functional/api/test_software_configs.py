@@ -129,7 +129,7 @@ def test_delete_and_not_found(api, project):
 def test_delete_of_referenced_config_is_409(api, project):
     config = create_config(api, project)
     deployment = api.post(f'/v1/{project}/software_deployments', json={
-        'config_id': config['id'], 'server_id': 'srv'})
+        'config_id': config['id'], 'server_id': project + '-srv'})
     assert deployment.status == 200
     error = assert_error(api.delete(configs_url(project, '/' + config['id'])),
                          409, 'ConfigInUse')

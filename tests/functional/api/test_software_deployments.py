@@ -19,7 +19,7 @@ def deployments_url(project: str, suffix: str = '') -> str:
 def test_create_show_and_defaults(api, project):
     config = create_config(api, project)
     deployment = create_deployment(api, project, config_id=config['id'],
-                                   server_id='server-1')
+                                   server_id=project + '-server-1')
     assert set(deployment) == DEPLOYMENT_KEYS  # no updated_time yet
     assert deployment['input_values'] == {}
     assert deployment['output_values'] is None
@@ -32,7 +32,8 @@ def test_create_show_and_defaults(api, project):
 def test_create_ignores_id_and_output_values(api, project):
     config = create_config(api, project)
     deployment = create_deployment(
-        api, project, config_id=config['id'], server_id='s', id='mine',
+        api, project, config_id=config['id'], server_id=project + '-s',
+        id='mine',
         output_values={'x': 1}, action='CREATE', status='IN_PROGRESS',
         status_reason='Deploy data available', input_values={'a': 1})
     assert deployment['id'] != 'mine'
@@ -49,18 +50,18 @@ def test_create_errors(api, project):
                                   json={'config_id': config['id']}), 400)
     assert 'server_id' in error['message']
     error = assert_error(api.post(deployments_url(project), json={
-        'config_id': 'missing', 'server_id': 's'}), 404, 'NotFound')
+        'config_id': 'missing', 'server_id': project + '-s'}), 404, 'NotFound')
     assert error['message'] == 'Software config with id missing not found'
     error = assert_error(api.post(deployments_url(project), json={
-        'server_id': 's'}), 404, 'NotFound')
+        'server_id': project + '-s'}), 404, 'NotFound')
     assert error['message'] == 'Software config with id None not found'
     error = assert_error(api.post(deployments_url(project), json={
-        'config_id': config['id'], 'server_id': 's',
+        'config_id': config['id'], 'server_id': project + '-s',
         'stack_user_project_id': 'x' * 65}), 400, 'Invalid')
     assert 'no more than 64 characters' in error['message']
     other_config = create_config(api, project + '-b')
     assert_error(api.post(deployments_url(project), json={
-        'config_id': other_config['id'], 'server_id': 's'}), 404)
+        'config_id': other_config['id'], 'server_id': project + '-s'}), 404)
     assert api.get(deployments_url(project)).json == {
         'software_deployments': []}
 
@@ -68,15 +69,15 @@ def test_create_errors(api, project):
 def test_list_order_and_server_filter(api, project):
     config = create_config(api, project)
     first = create_deployment(api, project, config_id=config['id'],
-                              server_id='a')
+                              server_id=project + '-a')
     second = create_deployment(api, project, config_id=config['id'],
-                               server_id='b')
+                               server_id=project + '-b')
     third = create_deployment(api, project, config_id=config['id'],
-                              server_id='a')
+                              server_id=project + '-a')
     listed = api.get(deployments_url(project)).json['software_deployments']
     assert [d['id'] for d in listed] == [first['id'], second['id'],
                                          third['id']]
-    on_a = api.get(deployments_url(project, '?server_id=a')).json
+    on_a = api.get(deployments_url(project, f'?server_id={project}-a')).json
     assert [d['id'] for d in on_a['software_deployments']] == [
         first['id'], third['id']]
     empty_filter = api.get(deployments_url(project, '?server_id=')).json
@@ -87,7 +88,7 @@ def test_update_semantics(api, project):
     config = create_config(api, project)
     new_config = create_config(api, project, name='derived')
     deployment = create_deployment(
-        api, project, config_id=config['id'], server_id='s',
+        api, project, config_id=config['id'], server_id=project + '-s',
         action='CREATE', status='IN_PROGRESS', input_values={'a': 1},
         status_reason='waiting')
     path = deployments_url(project, '/' + deployment['id'])
@@ -115,14 +116,14 @@ def test_update_semantics(api, project):
     assert api.put(path, json={}).status == 200
     assert api.get(path).json['software_deployment']['config_id'] == (
         new_config['id'])
-    assert api.put(path, json={'server_id': 'elsewhere'}).json[
-        'software_deployment']['server_id'] == 's'
+    assert api.put(path, json={'server_id': project + '-elsewhere'}).json[
+        'software_deployment']['server_id'] == project + '-s'
 
 
 def test_update_errors(api, project):
     config = create_config(api, project)
     deployment = create_deployment(api, project, config_id=config['id'],
-                                   server_id='s')
+                                   server_id=project + '-s')
     path = deployments_url(project, '/' + deployment['id'])
     assert_error(api.put(path, json={'config_id': 'nope'}), 404, 'NotFound')
     assert_error(api.put(deployments_url(project, '/nope'), json={}), 404,
@@ -135,7 +136,7 @@ def test_update_errors(api, project):
 def test_delete(api, project):
     config = create_config(api, project)
     deployment = create_deployment(api, project, config_id=config['id'],
-                                   server_id='s')
+                                   server_id=project + '-s')
     path = deployments_url(project, '/' + deployment['id'])
     reply = api.delete(path)
     assert reply.status == 204 and reply.text == ''
@@ -154,10 +155,10 @@ def test_metadata(api, project):
     unnamed = create_config(api, project, name=None)
     for config in (named_b, named_a, unnamed, named_a):
         create_deployment(api, project, config_id=config['id'],
-                          server_id='srv 1')
+                          server_id=project + '-srv 1')
     create_deployment(api, project, config_id=named_a['id'],
-                      server_id='other')
-    reply = api.get(deployments_url(project, '/metadata/srv%201'))
+                      server_id=project + '-other')
+    reply = api.get(deployments_url(project, f'/metadata/{project}-srv%201'))
     assert reply.status == 200
     items = reply.json['metadata']
     assert [item['id'] for item in items] == [
@@ -165,8 +166,9 @@ def test_metadata(api, project):
     assert items[-1] == named_b  # the full config representation
     assert api.get(deployments_url(project, '/metadata/unknown')).json == {
         'metadata': []}
-    assert api.get(deployments_url(project + '-x', '/metadata/srv%201')
-                   ).json == {'metadata': []}
+    other_project = deployments_url(project + '-x',
+                                    f'/metadata/{project}-srv%201')
+    assert api.get(other_project).json == {'metadata': []}
     error = assert_error(api.get(deployments_url(project, '/metadata')), 404)
     assert error['message'] == 'Deployment with id metadata not found'
 
@@ -174,7 +176,7 @@ def test_metadata(api, project):
 def test_events_record_every_status_change(api, project):
     config = create_config(api, project)
     deployment = create_deployment(api, project, config_id=config['id'],
-                                   server_id='s', action='CREATE',
+                                   server_id=project + '-s', action='CREATE',
                                    status='IN_PROGRESS')
     path = deployments_url(project, '/' + deployment['id'])
     api.put(path, json={'output_values': {'x': 1}})  # no status change
@@ -192,7 +194,7 @@ def test_events_record_every_status_change(api, project):
 def test_projects_are_isolated(api, project):
     config = create_config(api, project)
     deployment = create_deployment(api, project, config_id=config['id'],
-                                   server_id='s')
+                                   server_id=project + '-s')
     other = project + '-other'
     path = deployments_url(other, '/' + deployment['id'])
     assert_error(api.get(path), 404)
@@ -208,11 +210,11 @@ def test_stack_user_project_may_read(api, project):
     config = create_config(api, project)
     reader = project + '-stackuser'
     deployment = create_deployment(api, project, config_id=config['id'],
-                                   server_id='s',
+                                   server_id=project + '-s',
                                    stack_user_project_id=reader)
     listed = api.get(deployments_url(reader)).json['software_deployments']
     assert [d['id'] for d in listed] == [deployment['id']]
-    metadata = api.get(deployments_url(reader, '/metadata/s')).json
+    metadata = api.get(deployments_url(reader, f'/metadata/{project}-s')).json
     assert [item['id'] for item in metadata['metadata']] == [config['id']]
 
 
@@ -220,8 +222,8 @@ def test_reader_role_cannot_write(api, project):
     config = create_config(api, project)
     reader = {'X-Roles': 'reader'}
     error = assert_error(api.post(deployments_url(project), json={
-        'config_id': config['id'], 'server_id': 's'}, headers=reader), 403,
-        'Forbidden')
+        'config_id': config['id'], 'server_id': project + '-s'},
+        headers=reader), 403, 'Forbidden')
     assert error['message'] == (
         'You are not authorized to use software_deployments:create.')
     assert api.get(deployments_url(project), headers=reader).status == 200

@@ -4,10 +4,12 @@ from typing import Any
 
 import pecan
 
+from swconfig.api import versions
+from swconfig.api.controllers.v1 import openapi
+from swconfig.api.controllers.v1 import servers
 from swconfig.api.controllers.v1 import software_configs
 from swconfig.api.controllers.v1 import software_deployments
 from swconfig.api.controllers.v1 import validate
-from swconfig.api import versions
 from swconfig.common import exception
 
 
@@ -17,6 +19,7 @@ class ProjectController:
     software_configs = software_configs.SoftwareConfigsController()
     software_deployments = software_deployments.SoftwareDeploymentsController()
     validate = validate.ValidateController()
+    servers = servers.ServersController()
 
 
 def scope_to_project(context: Any, tenant_id: str) -> str:
@@ -39,3 +42,8 @@ class V1Controller:
         request = pecan.request
         request.tenant_id = scope_to_project(request.context, tenant_id)
         return ProjectController(), remainder
+
+
+# A path segment that is not a Python name; looked up before _lookup, so
+# it never reaches the tenant check.
+pecan.route(V1Controller, 'openapi.json', openapi.OpenAPIController())

@@ -44,7 +44,7 @@ class SoftwareConfigsController(base.RestController):
             outputs=document.get('outputs'), options=document.get('options'))
         return {'software_config': views.config(row)}
 
-    @pecan.expose()
+    @pecan.expose(content_type='application/json')
     def delete(self, config_id: str) -> None:
         context = access.authorize('software_configs:delete')
         pecan.request.engine.delete_software_config(context, config_id)

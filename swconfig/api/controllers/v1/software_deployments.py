@@ -41,6 +41,7 @@ class DeploymentEventsController(base.RestController):
 class SoftwareDeploymentsController(base.RestController):
     metadata = ServerMetadataController()
     events = DeploymentEventsController()
+    _custom_actions = {'signal': ['POST']}
 
     @pecan.expose('json')
     def get_all(self, **query: str) -> dict:
@@ -66,8 +67,24 @@ class SoftwareDeploymentsController(base.RestController):
             input_values=document.get('input_values'),
             action=document.get('action'), status=document.get('status'),
             status_reason=document.get('status_reason'),
-            stack_user_project_id=document.get('stack_user_project_id'))
+            stack_user_project_id=document.get('stack_user_project_id'),
+            signal_transport=document.get('signal_transport'),
+            name=document.get('name'), timeout=document.get('timeout'),
+            base_url=pecan.request.application_url)
         return {'software_deployment': views.deployment(row)}
+
+    @pecan.expose('json')
+    def post_signal(self, deployment_id: str) -> dict:
+        """An API user signals the current action of a deployment, with
+        the same semantics as the agent's signed URL."""
+        context = access.authorize('software_deployments:signal')
+        payload = body.read_json(pecan.request)
+        deployment = db_api.software_deployment_get(context, deployment_id)
+        inbox_id = db_api.signal_inbox_add(context, deployment_id,
+                                           deployment['action_revision'],
+                                           payload)
+        pecan.request.engine.process_signal(context, inbox_id)
+        return {'signal': inbox_id}
 
     @pecan.expose('json')
     def put(self, deployment_id: str) -> dict:
@@ -79,7 +96,7 @@ class SoftwareDeploymentsController(base.RestController):
             context, deployment_id, values)
         return {'software_deployment': views.deployment(row)}
 
-    @pecan.expose()
+    @pecan.expose(content_type='application/json')
     def delete(self, deployment_id: str) -> None:
         context = access.authorize('software_deployments:delete')
         pecan.request.engine.delete_software_deployment(context,

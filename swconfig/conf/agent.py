@@ -1,0 +1,80 @@
+"""Options for the agent path: transports, signed URLs, timeouts.
+
+``[DEFAULT]`` keeps Heat's option names for the transport defaults;
+``[agent]`` holds what is swconfig's own.
+"""
+
+from oslo_config import cfg
+
+SIGNAL_TRANSPORTS = ('HEAT_SIGNAL', 'NO_SIGNAL')
+CONFIG_TRANSPORTS = ('POLL_SERVER_URL',)
+
+default_opts = [
+    cfg.StrOpt('default_deployment_signal_transport',
+               default='HEAT_SIGNAL',
+               choices=[('HEAT_SIGNAL', 'The agent PUTs its signal to a '
+                                        'signed URL on swconfig.'),
+                        ('NO_SIGNAL', 'No signal: the deployment is '
+                                      'COMPLETE as soon as it is created.')],
+               help='Signal transport used when a deployment asks for '
+                    '"default" (server-side derivation).'),
+    cfg.StrOpt('default_software_config_transport',
+               default='POLL_SERVER_URL',
+               choices=[('POLL_SERVER_URL', 'Agents poll a per-server '
+                                            'signed metadata URL on '
+                                            'swconfig (os-collect-config\'s '
+                                            'request collector).')],
+               help='How agents learn their deployments.'),
+    cfg.IntOpt('default_deployment_timeout',
+               default=3600,
+               min=0,
+               help='Seconds a server-derived deployment may stay '
+                    'IN_PROGRESS before the engine fails it; 0 means no '
+                    'timeout. A deployment request may set its own.'),
+]
+
+group = cfg.OptGroup('agent', title='Agent-facing URLs and signing')
+
+agent_opts = [
+    cfg.ListOpt('signing_keys',
+                default=[],
+                secret=True,
+                help='HMAC keys for the signed metadata and signal URLs, as '
+                     '"key_id:secret" entries. Several may be active so keys '
+                     'can be rotated: URLs signed with any listed key are '
+                     'accepted; new URLs use signing_key_id.'),
+    cfg.StrOpt('signing_key_id',
+               help='Id of the key in signing_keys (or signing_key_file) '
+                    'that signs new URLs; defaults to the first key.'),
+    cfg.StrOpt('signing_key_file',
+               help='File with one "key_id:secret" per line, read in '
+                    'addition to signing_keys.'),
+    cfg.BoolOpt('generate_signing_key',
+                default=False,
+                help='Create a random key in state_path when no key is '
+                     'configured. swconfig-all (the embedded default) turns '
+                     'this on; production services refuse to start '
+                     'without a key instead.'),
+    cfg.IntOpt('polling_interval',
+               default=30,
+               min=1,
+               help='Polling interval, in seconds, written into the '
+                    'os-collect-config settings handed to agents.'),
+    cfg.IntOpt('signal_sweep_interval',
+               default=5,
+               min=1,
+               help='Seconds between the engine\'s sweeps for stored '
+                    'signals that no engine has applied yet (after an '
+                    'engine crash or a messaging outage).'),
+    cfg.IntOpt('timeout_check_interval',
+               default=10,
+               min=1,
+               help='Seconds between the engine\'s checks for deployments '
+                    'that have passed their timeout.'),
+]
+
+
+def register_opts(conf: cfg.ConfigOpts) -> None:
+    conf.register_opts(default_opts)
+    conf.register_group(group)
+    conf.register_opts(agent_opts, group=group)

@@ -1,0 +1,62 @@
+"""Server-side derivation: the config an agent really receives.
+
+Heat builds the derived config in its template resource or in the client;
+swconfig builds it here, once, for every client. The derived config is the
+source config with each input given its ``value`` and the ``deploy_*``
+inputs of the chosen signal transport appended (heat-compat.md §4).
+"""
+
+from typing import Any
+
+from oslo_utils import uuidutils
+
+from swconfig.transports import base as transport_base
+
+DEPLOY_SERVER_ID = 'deploy_server_id'
+DEPLOY_ACTION = 'deploy_action'
+DEPLOY_SIGNAL_TRANSPORT = 'deploy_signal_transport'
+
+
+def _input_values(source: dict, input_values: dict) -> list[dict]:
+    inputs = []
+    declared = set()
+    for item in source['inputs']:
+        declared.add(item['name'])
+        value = input_values.get(item['name'], item.get('default'))
+        inputs.append(dict(item, value=value))
+    for name, value in input_values.items():
+        if name not in declared:
+            inputs.append({'name': name, 'type': 'String', 'value': value})
+    return inputs
+
+
+def derive(source: dict, server: dict, deployment_id: str,
+           action_revision: int, action: str, input_values: dict,
+           transport: Any, name: str | None = None) -> dict:
+    """Values of the new derived config row (a new id every time, because
+    agents run each config id at most once)."""
+    inputs = _input_values(source, input_values)
+    inputs += [
+        transport_base.string_input(DEPLOY_SERVER_ID, server['id'],
+                                    'ID of the server being deployed to'),
+        transport_base.string_input(DEPLOY_ACTION, action,
+                                    'Name of the current action being '
+                                    'deployed'),
+        transport_base.string_input(DEPLOY_SIGNAL_TRANSPORT, transport.name,
+                                    'How the server should signal to '
+                                    'swconfig with the deployment output '
+                                    'values.'),
+    ]
+    inputs += transport.signal_inputs(server, deployment_id,
+                                      action_revision)
+    config = source['config']
+    return {
+        'id': uuidutils.generate_uuid(),
+        'name': name or source['name'],
+        'group': source['group'] or 'Heat::Ungrouped',
+        'config': '' if config is None else config,
+        'inputs': inputs,
+        'outputs': source['outputs'],
+        'options': source['options'] or {},
+        'tenant': source['tenant'],
+    }

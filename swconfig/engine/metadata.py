@@ -1,0 +1,92 @@
+"""Pre-rendering each server's metadata document for its agent.
+
+The document (``{"deployments": [...], "os-collect-config": {...}}``) is
+rendered whenever the server's deployments change and stored with an ETag,
+so the agent's poll is one primary-key read with no RPC. It holds the
+deployments that define the server's desired state; a finished one-off
+action (e.g. BACKUP) leaves it.
+"""
+
+import hashlib
+import json
+from typing import Any
+
+from oslo_log import log
+
+from swconfig.common import context as swconfig_context
+from swconfig.common import exception
+from swconfig.common import representations
+from swconfig.conf import CONF
+from swconfig.db import api as db_api
+from swconfig.engine import agent_urls
+
+LOG = log.getLogger(__name__)
+
+DESIRED_STATE_ACTIONS = frozenset(
+    (None, 'INIT', 'CREATE', 'UPDATE', 'SUSPEND', 'RESUME'))
+RENDER_ATTEMPTS = 5
+
+
+def stays_in_document(deployment: dict) -> bool:
+    return (deployment['status'] == 'IN_PROGRESS'
+            or deployment['action'] in DESIRED_STATE_ACTIONS)
+
+
+def collect_config_settings(server: dict) -> dict:
+    """The os-collect-config block: poll this server's signed URL."""
+    url = agent_urls.metadata_url(server['base_url'], server['id'],
+                                  server['token_revision'])
+    return {'collectors': ['request'],
+            'request': {'metadata_url': url},
+            'polling_interval': CONF.agent.polling_interval}
+
+
+def build_document(server: dict, rows: list[dict]) -> str:
+    configs = [row['config'] for row in rows
+               if stays_in_document(row['deployment'])]
+    document = {'deployments': representations.metadata(configs),
+                'os-collect-config': collect_config_settings(server)}
+    return json.dumps(document, separators=(',', ':'), sort_keys=True)
+
+
+def render(server_id: str) -> None:
+    """Re-render the server's document; a no-op when nothing changed.
+
+    Optimistic: the write is conditional on the document revision read,
+    and a concurrent render makes this one start again on fresh data.
+    """
+    admin = swconfig_context.get_admin_context()
+    for _attempt in range(RENDER_ATTEMPTS):
+        try:
+            server = db_api.server_get(admin, server_id)
+        except exception.ServerNotFound:
+            return
+        document = build_document(
+            server, db_api.server_deployment_configs(admin, server_id))
+        etag = hashlib.sha256(document.encode('utf-8')).hexdigest()[:32]
+        if etag == server['etag']:
+            return
+        if db_api.server_document_store(admin, server_id,
+                                        server['document_revision'],
+                                        document, etag):
+            LOG.debug('Rendered metadata of server %s (revision %d)',
+                      server_id, server['document_revision'] + 1)
+            return
+    LOG.warning('Gave up rendering metadata of server %s after %d '
+                'concurrent changes; the next change renders it',
+                server_id, RENDER_ATTEMPTS)
+
+
+def agent_config(server: dict) -> dict[str, Any]:
+    """What a user puts into cloud-init to bootstrap the agent."""
+    settings = collect_config_settings(server)
+    conf_text = (
+        '[DEFAULT]\n'
+        'collectors = request\n'
+        'command = os-refresh-config\n'
+        f'polling_interval = {settings["polling_interval"]}\n'
+        '\n'
+        '[request]\n'
+        f'metadata_url = {settings["request"]["metadata_url"]}\n')
+    return {'server_id': server['id'], 'os-collect-config': settings,
+            'os_collect_config_conf': conf_text}

@@ -1,0 +1,25 @@
+"""HEAT_SIGNAL: the agent PUTs its signal to a signed URL on swconfig.
+
+heat-config-notify sends to ``deploy_signal_id`` with ``deploy_signal_verb``;
+PUT (not POST) makes it retry on 5xx. No Keystone user is involved.
+"""
+
+from swconfig.engine import agent_urls
+from swconfig.transports import base
+
+
+class HeatSignalTransport(base.SignalTransport):
+    name = 'HEAT_SIGNAL'
+
+    def signal_inputs(self, server: dict, deployment_id: str,
+                      action_revision: int) -> list[dict]:
+        url = agent_urls.signal_url(server['base_url'], deployment_id,
+                                    action_revision)
+        return [
+            base.string_input('deploy_signal_id', url,
+                              'ID of signal to use for signalling output '
+                              'values'),
+            base.string_input('deploy_signal_verb', 'PUT',
+                              'HTTP verb to use for signaling output '
+                              'values'),
+        ]
