@@ -20,7 +20,7 @@ _JSON_TYPES = ('application/json', 'text/plain', '')
 def _too_large(size: int) -> exception.RequestLimitExceeded:
     limit = CONF.api.max_json_body_size
     return exception.RequestLimitExceeded(
-        message=f'JSON body size ({size} bytes) exceeds maximum allowed '
+        detail=f'JSON body size ({size} bytes) exceeds maximum allowed '
                 f'size ({limit} bytes).')
 
 
@@ -41,7 +41,7 @@ def read_json(request: Any) -> dict:
     """The request's JSON object body; 400 for anything else."""
     raw = read_raw(request)
     content_type = (request.content_type or '').split(';')[0].strip()
-    if content_type not in _JSON_TYPES or not raw.lstrip().startswith(b'{'):
+    if content_type not in _JSON_TYPES or not raw.startswith(b'{'):
         raise exception.MalformedRequestBody()
     try:
         return json.loads(raw)

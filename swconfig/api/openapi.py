@@ -17,6 +17,7 @@ import json
 from typing import Any
 
 from swconfig import version
+from swconfig.api.schemas.v1 import servers as server_schemas
 from swconfig.api.schemas.v1 import software_configs as config_schemas
 from swconfig.api.schemas.v1 import software_deployments as deploy_schemas
 
@@ -25,6 +26,9 @@ JSON = 'application/json'
 PROJECT = '/v1/{tenant_id}'
 CONFIGS = PROJECT + '/software_configs'
 DEPLOYMENTS = PROJECT + '/software_deployments'
+SERVERS = PROJECT + '/servers'
+AGENT_METADATA = '/agent/servers/{server_id}/metadata'
+AGENT_SIGNAL = '/agent/deployments/{deployment_id}/signal'
 
 #: components/schemas names of the request bodies, mapped to the schema
 #: objects the controllers use (identity, not copies).
@@ -32,7 +36,9 @@ REQUEST_SCHEMAS: dict[str, dict] = {
     'SoftwareConfigCreate': config_schemas.CREATE,
     'SoftwareDeploymentCreate': deploy_schemas.CREATE,
     'SoftwareDeploymentUpdate': deploy_schemas.UPDATE,
+    'SoftwareDeploymentSignal': deploy_schemas.SIGNAL,
     'TemplateValidate': config_schemas.VALIDATE,
+    'ServerRegister': server_schemas.CREATE,
 }
 
 
@@ -58,8 +64,11 @@ _CONFIG_SUMMARY_PROPERTIES = {
 
 def _object(properties: dict, required: list[str] | None = None,
             description: str | None = None) -> dict:
+    # Closed objects: a key a view adds without documenting it here fails
+    # tests/unit/api/test_openapi.py.
     schema: dict[str, Any] = {'type': 'object', 'properties': properties,
-                              'required': required or list(properties)}
+                              'required': required or list(properties),
+                              'additionalProperties': False}
     if description:
         schema['description'] = description
     return schema
@@ -115,6 +124,26 @@ RESPONSE_SCHEMAS: dict[str, dict] = {
                  'output_values', 'action', 'status', 'status_reason',
                  'creation_time'],
         description='updated_time is left out until the first update.'),
+    'Server': _object({
+        'server_id': {'type': 'string'},
+        'project_id': {'type': 'string'},
+        'creation_time': _TIME,
+        'metadata_updated_time': {'anyOf': [_TIME, {'type': 'null'}]},
+        'metadata_etag': _nullable('string'),
+    }, description='A server registered to (claimed by) one project.'),
+    'AgentConfig': _object({
+        'server_id': {'type': 'string'},
+        'os-collect-config': {'type': 'object'},
+        'os_collect_config_conf': {'type': 'string'},
+    }, description='Agent bootstrap settings; they hold the server\'s '
+                   'signed metadata URL.'),
+    'AgentDocument': {
+        'type': 'object', 'required': ['deployments'],
+        'properties': {'deployments': {'type': 'array',
+                                       'items': _ref('SoftwareConfig')},
+                       'os-collect-config': {'type': 'object'}},
+        'description': 'What os-collect-config\'s request collector '
+                       'reads.'},
     'DeploymentEvent': _object({
         'id': {'type': 'integer'},
         'deployment_id': {'type': 'string'},
@@ -144,6 +173,10 @@ ENVELOPES: dict[str, dict] = {
                                              'items': _ref('SoftwareConfig')}),
     'DeploymentEventList': _envelope(
         'events', {'type': 'array', 'items': _ref('DeploymentEvent')}),
+    'ServerList': _envelope('servers', {'type': 'array',
+                                        'items': _ref('Server')}),
+    'ServerShow': _envelope('server', _ref('Server')),
+    'SignalAccepted': _envelope('signal', {'type': 'integer'}),
     'TemplateValidateResult': _object({
         'Description': {'type': 'string'},
         'Parameters': {'type': 'object'},
@@ -200,6 +233,14 @@ _TENANT = _path_param('tenant_id', 'The caller\'s project (an admin\'s '
 _CONFIG_ID = _path_param('config_id', 'Software config id.')
 _DEPLOYMENT_ID = _path_param('deployment_id', 'Software deployment id.')
 _SERVER_ID = _path_param('server_id', 'Server id.')
+_TOKEN = {**_query_param('token', {'type': 'string'},
+                         'The signature of the signed URL.'),
+          'required': True}
+_REVISION = {**_query_param('revision', {'type': 'integer'},
+                            'The deployment action the URL belongs to.'),
+             'required': True}
+# Signed URLs carry their own credential; no Keystone token.
+_PUBLIC: list[dict] = []
 
 _NO_CONTENT = {'204': {'description': 'Deleted; empty body.'}}
 
@@ -246,12 +287,7 @@ def _deployment_links() -> dict:
     return links
 
 
-def _paths() -> dict:
-    with_links = _ok('SoftwareConfigShow', 'The created config.')
-    with_links['200']['links'] = _config_links()
-    deployment_created = _ok('SoftwareDeploymentShow',
-                             'The created deployment.')
-    deployment_created['200']['links'] = _deployment_links()
+def _root_paths() -> dict:
     return {
         '/': {'get': _op('listVersions', 'API versions.',
                          _ok('VersionList', 'Versions.'), 'versions')},
@@ -262,6 +298,13 @@ def _paths() -> dict:
             {'200': {'description': 'The OpenAPI document.',
                      'content': {JSON: {'schema': {'type': 'object'}}}}},
             'versions')},
+    }
+
+
+def _config_paths() -> dict:
+    created = _ok('SoftwareConfigShow', 'The created config.')
+    created['200']['links'] = _config_links()
+    return {
         CONFIGS: {
             'parameters': [_TENANT],
             'get': _op(
@@ -280,7 +323,7 @@ def _paths() -> dict:
                 ]),
             'post': _op(
                 'createSoftwareConfig', 'Create an immutable config.',
-                {**with_links, **_errors(400, 403)}, 'software_configs',
+                {**created, **_errors(400, 403)}, 'software_configs',
                 requestBody=_body('SoftwareConfigCreate')),
         },
         CONFIGS + '/{config_id}': {
@@ -293,6 +336,21 @@ def _paths() -> dict:
                           {**_NO_CONTENT, **_errors(400, 403, 404, 409)},
                           'software_configs'),
         },
+        PROJECT + '/validate': {
+            'parameters': [_TENANT],
+            'post': _op('validateTemplate',
+                        'Check a SoftwareConfig/SoftwareComponent template.',
+                        {**_ok('TemplateValidateResult', 'Valid.'),
+                         **_errors(400, 403)}, 'software_configs',
+                        requestBody=_body('TemplateValidate')),
+        },
+    }
+
+
+def _deployment_paths() -> dict:
+    created = _ok('SoftwareDeploymentShow', 'The created deployment.')
+    created['200']['links'] = _deployment_links()
+    return {
         DEPLOYMENTS: {
             'parameters': [_TENANT],
             'get': _op(
@@ -303,7 +361,7 @@ def _paths() -> dict:
                                          'Only this server\'s.')]),
             'post': _op(
                 'createSoftwareDeployment', 'Deploy a config to a server.',
-                {**deployment_created, **_errors(400, 403, 404)},
+                {**created, **_errors(400, 403, 404)},
                 'software_deployments',
                 requestBody=_body('SoftwareDeploymentCreate')),
         },
@@ -337,15 +395,94 @@ def _paths() -> dict:
                        {**_ok('DeploymentEventList', 'Events.'),
                         **_errors(400, 403, 404)}, 'software_deployments'),
         },
-        PROJECT + '/validate': {
-            'parameters': [_TENANT],
-            'post': _op('validateTemplate',
-                        'Check a SoftwareConfig/SoftwareComponent template.',
-                        {**_ok('TemplateValidateResult', 'Valid.'),
-                         **_errors(400, 403)}, 'software_configs',
-                        requestBody=_body('TemplateValidate')),
+        DEPLOYMENTS + '/{deployment_id}/signal': {
+            'parameters': [_TENANT, _DEPLOYMENT_ID],
+            'post': _op('signalSoftwareDeployment',
+                        'Signal the current action, as its agent would.',
+                        {**_ok('SignalAccepted', 'Stored; applied '
+                                                 'asynchronously.'),
+                         **_errors(400, 403, 404)}, 'software_deployments',
+                        requestBody=_body('SoftwareDeploymentSignal')),
         },
     }
+
+
+def _server_paths() -> dict:
+    return {
+        SERVERS: {
+            'parameters': [_TENANT],
+            'get': _op('listServers', 'Servers registered to the project.',
+                       {**_ok('ServerList', 'Servers.'),
+                        **_errors(400, 403)}, 'servers'),
+            'post': _op('registerServer', 'Register (claim) a server.',
+                        {**_ok('ServerShow', 'The server.'),
+                         **_errors(400, 403)}, 'servers',
+                        requestBody=_body('ServerRegister')),
+        },
+        SERVERS + '/{server_id}': {
+            'parameters': [_TENANT, _SERVER_ID],
+            'get': _op('showServer', 'Show a registered server.',
+                       {**_ok('ServerShow', 'The server.'),
+                        **_errors(400, 403, 404)}, 'servers'),
+            'delete': _op('unregisterServer',
+                          'Unregister a server without deployments.',
+                          {**_NO_CONTENT, **_errors(400, 403, 404, 409)},
+                          'servers'),
+        },
+        SERVERS + '/{server_id}/agent-config': {
+            'parameters': [_TENANT, _SERVER_ID],
+            'get': _op('showAgentConfig',
+                       'Agent bootstrap settings; claims a new server.',
+                       {**_ok('AgentConfig', 'The settings.'),
+                        **_errors(400, 403)}, 'servers'),
+        },
+    }
+
+
+def _agent_paths() -> dict:
+    """The signed URLs agents call (swconfig.api.agent), outside Keystone
+    and pecan."""
+    document = {'200': {'description': 'The server\'s document.',
+                        'headers': {'ETag': {'schema': {'type': 'string'}},
+                                    'Last-Modified': {
+                                        'schema': {'type': 'string'}}},
+                        'content': {JSON: {'schema': _ref(
+                            'AgentDocument')}}},
+                '304': {'description': 'Unchanged (If-None-Match).'}}
+    signal = {**_ok('SignalAccepted', 'Stored; applied asynchronously.'),
+              **_errors(400, 403, 404)}
+    any_json = {'required': False,
+                'content': {JSON: {'schema': {
+                    'description': 'Any JSON, or no body at all.'}}}}
+    return {
+        AGENT_METADATA: {
+            'parameters': [_SERVER_ID, _TOKEN],
+            'get': _op('getAgentMetadata', 'Poll a server\'s metadata.',
+                       {**document, **_errors(403, 404)}, 'agent',
+                       security=_PUBLIC),
+            'head': _op('headAgentMetadata', 'Check for changes cheaply.',
+                        {'200': {'description': 'ETag and Last-Modified '
+                                                'only.'},
+                         '304': document['304'],
+                         '403': {'description': 'Bad token.'},
+                         '404': {'description': 'Unknown server.'}},
+                        'agent', security=_PUBLIC),
+        },
+        AGENT_SIGNAL: {
+            'parameters': [_DEPLOYMENT_ID, _REVISION, _TOKEN],
+            'put': _op('putAgentSignal', 'Signal a deployment action '
+                       '(heat-config-notify retries PUT on 5xx).', signal,
+                       'agent', requestBody=any_json, security=_PUBLIC),
+            'post': _op('postAgentSignal', 'Signal a deployment action.',
+                        signal, 'agent', requestBody=any_json,
+                        security=_PUBLIC),
+        },
+    }
+
+
+def _paths() -> dict:
+    return {**_root_paths(), **_config_paths(), **_deployment_paths(),
+            **_server_paths(), **_agent_paths()}
 
 
 @functools.cache

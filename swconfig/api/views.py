@@ -30,3 +30,10 @@ def event(row: dict) -> dict:
             'time': format_time(row['created_at']), 'action': row['action'],
             'old_status': row['old_status'],
             'new_status': row['new_status'], 'reason': row['reason']}
+
+
+def server(row: dict) -> dict:
+    return {'server_id': row['id'], 'project_id': row['tenant'],
+            'creation_time': format_time(row['created_at']),
+            'metadata_updated_time': format_time(row['updated_at']),
+            'metadata_etag': row['etag']}

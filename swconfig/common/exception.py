@@ -48,7 +48,7 @@ class MalformedRequestBody(Invalid):
 
 
 class RequestLimitExceeded(Invalid):
-    msg_fmt = 'Request limit exceeded: %(message)s'
+    msg_fmt = 'Request limit exceeded: %(detail)s'
 
 
 class InvalidTemplate(Invalid):
@@ -104,9 +104,20 @@ class ServerNotFound(NotFound):
     error_type = 'NotFound'
 
 
+class ServerNotRegistered(Invalid):
+    msg_fmt = ('Server %(server_id)s is not registered; register it with '
+               'POST /v1/{tenant_id}/servers first (implicit registration '
+               'is turned off).')
+
+
 class Conflict(SwconfigException):
     msg_fmt = 'Conflict.'
     code = HTTPStatus.CONFLICT
+
+
+class ServerInUse(Conflict):
+    msg_fmt = ('Server %(server_id)s still has deployments; delete them '
+               'first.')
 
 
 class ConfigInUse(Conflict):

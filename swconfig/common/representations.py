@@ -15,8 +15,8 @@ def format_time(value: Any) -> str | None:
     if value is None:
         return None
     if not isinstance(value, datetime.datetime):
-        value = timeutils.normalize_time(timeutils.parse_isotime(value))
-    return value.strftime(TIME_FORMAT)
+        value = timeutils.parse_isotime(value)
+    return timeutils.normalize_time(value).strftime(TIME_FORMAT)
 
 
 def config_summary(row: dict, with_project: bool = False) -> dict:

@@ -30,6 +30,14 @@ opts = [
                                      'deployments that still need it.')],
                help='Concurrency backend of the swconfig services. Read '
                     'before any other module is loaded.'),
+    cfg.BoolOpt('implicit_server_registration',
+                default=True,
+                help='Whether the first deployment to an unknown server '
+                     '(or the first request for its agent settings) '
+                     'registers it for the caller\'s project. When off, '
+                     'servers must be registered with POST '
+                     '/v1/{tenant_id}/servers before they accept '
+                     'deployments.'),
     cfg.IntOpt('max_software_configs_per_tenant',
                default=4096,
                min=-1,

@@ -301,14 +301,17 @@ def software_deployment_timed_out(context: Any, now: Any,
 @oslo_db_api.wrap_db_retry(max_retries=3, exception_checker=lambda exc:
                            isinstance(exc, db_exc.DBDuplicateEntry))
 @writer
-def server_claim(context: Any, server_id: str,
-                 base_url: str | None) -> dict:
-    """The server row, created for the caller's project if it is new.
+def server_claim(context: Any, server_id: str, base_url: str | None,
+                 create: bool = True) -> dict:
+    """The server row, created for the caller's project if it is new
+    (unless ``create`` is false: then an unknown server is not found).
 
     A server belongs to the project that first claimed it; anybody else
     (but an admin) is refused.
     """
     row = context.session.get(models.Server, server_id)
+    if row is None and not create:
+        raise exception.ServerNotRegistered(server_id=server_id)
     if row is None:
         now = timeutils.utcnow()
         row = models.Server(id=server_id, tenant=context.project_id,
@@ -329,6 +332,37 @@ def server_get(context: Any, server_id: str) -> dict:
                        and not context.is_admin):
         raise exception.ServerNotFound(server_id=server_id)
     return row.to_dict()
+
+
+@reader
+def server_get_all(context: Any) -> list[dict]:
+    model = models.Server
+    query = sa.select(model).order_by(model.created_at, model.id)
+    if not context.is_admin:
+        query = query.where(model.tenant == context.project_id)
+    return [row.to_dict() for row in context.session.scalars(query)]
+
+
+@reader
+def server_owner(context: Any, server_id: str) -> str | None:
+    """The project owning ``server_id``, or None if nobody registered it."""
+    return context.session.scalar(
+        sa.select(models.Server.tenant).where(models.Server.id == server_id))
+
+
+@writer
+def server_delete(context: Any, server_id: str) -> None:
+    """Forget a server; refused while any deployment targets it."""
+    row = context.session.get(models.Server, server_id)
+    if row is None or (row.tenant != context.project_id
+                       and not context.is_admin):
+        raise exception.ServerNotFound(server_id=server_id)
+    in_use = context.session.scalar(
+        sa.select(models.SoftwareDeployment.id).where(
+            models.SoftwareDeployment.server_id == server_id).limit(1))
+    if in_use is not None:
+        raise exception.ServerInUse(server_id=server_id)
+    context.session.delete(row)
 
 
 @reader

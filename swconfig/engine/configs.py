@@ -18,7 +18,7 @@ def check_quota(context: Any, count: int, limit: int, what: str) -> None:
     if context.is_admin or limit < 0 or count < limit:
         return
     raise exception.RequestLimitExceeded(
-        message=f'You have reached the maximum {what} per tenant, {limit}. '
+        detail=f'You have reached the maximum {what} per tenant, {limit}. '
                 f'Please delete some {what.split()[-1]}.')
 
 

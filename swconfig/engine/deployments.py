@@ -22,6 +22,7 @@ from swconfig.db import api as db_api
 from swconfig.engine import configs
 from swconfig.engine import deriving
 from swconfig.engine import metadata
+from swconfig.engine import servers
 
 LOG = log.getLogger(__name__)
 
@@ -64,10 +65,8 @@ def create(context: Any, server_id: str, config_id: str,
         'tenant': context.project_id,
         'stack_user_project_id': stack_user_project_id,
     }
-    base_url = CONF.api.public_url or base_url
     with db_api.writer.using(context):
-        server = db_api.server_claim(context, server_id,
-                                     base_url and base_url.rstrip('/'))
+        server = servers.claim(context, server_id, base_url)
         if signal_transport is None:
             values.update(config_id=config_id, action=action, status=status,
                           status_reason=status_reason)
@@ -133,16 +132,11 @@ def update(context: Any, deployment_id: str, values: dict) -> dict:
 
 
 def delete(context: Any, deployment_id: str) -> None:
-    row = db_api.software_deployment_delete(context, deployment_id)
+    with db_api.writer.using(context):
+        row = db_api.software_deployment_delete(context, deployment_id)
+        if row['source_config_id'] is not None:
+            # The engine derived that config for this deployment alone.
+            db_api.software_config_delete(context, row['config_id'])
     LOG.info('Deleted deployment %(id)s on server %(server_id)s', row)
     metadata.render(row['server_id'])
 
-
-def agent_config(context: Any, server_id: str,
-                 base_url: str | None = None) -> dict:
-    """The agent bootstrap settings; claims the server if it is new."""
-    base_url = CONF.api.public_url or base_url
-    server = db_api.server_claim(context, server_id,
-                                 base_url and base_url.rstrip('/'))
-    metadata.render(server_id)
-    return metadata.agent_config(server)

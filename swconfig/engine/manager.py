@@ -12,6 +12,7 @@ from swconfig.common import exception
 from swconfig.engine import configs
 from swconfig.engine import deployments
 from swconfig.engine import rpcapi
+from swconfig.engine import servers
 from swconfig.engine import signals
 
 expected = messaging.expected_exceptions(exception.SwconfigException)
@@ -64,7 +65,16 @@ class EngineManager:
     @expected
     def get_agent_config(self, context: Any, server_id: str,
                          base_url: str | None = None) -> dict:
-        return deployments.agent_config(context, server_id, base_url)
+        return servers.agent_config(context, server_id, base_url)
+
+    @expected
+    def register_server(self, context: Any, server_id: str,
+                        base_url: str | None = None) -> dict:
+        return servers.register(context, server_id, base_url)
+
+    @expected
+    def unregister_server(self, context: Any, server_id: str) -> None:
+        servers.unregister(context, server_id)
 
     def process_signal(self, context: Any, inbox_id: int) -> None:
         signals.process(inbox_id)

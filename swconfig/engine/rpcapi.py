@@ -7,6 +7,7 @@ API version history:
     1.1 - create_software_deployment: server-side derivation
           (signal_transport, name, timeout, base_url); get_agent_config;
           process_signal (cast).
+    1.2 - register_server, unregister_server.
 """
 
 from typing import Any
@@ -17,7 +18,7 @@ import oslo_messaging as messaging
 from swconfig.common import rpc
 from swconfig.conf import CONF
 
-RPC_API_VERSION = '1.1'
+RPC_API_VERSION = '1.2'
 LOG = log.getLogger(__name__)
 
 
@@ -82,6 +83,15 @@ class EngineAPI:
                          base_url: str | None = None) -> dict:
         return self._call(context, 'get_agent_config', '1.1',
                           server_id=server_id, base_url=base_url)
+
+    def register_server(self, context: Any, server_id: str,
+                        base_url: str | None = None) -> dict:
+        return self._call(context, 'register_server', '1.2',
+                          server_id=server_id, base_url=base_url)
+
+    def unregister_server(self, context: Any, server_id: str) -> None:
+        return self._call(context, 'unregister_server', '1.2',
+                          server_id=server_id)
 
     def process_signal(self, context: Any, inbox_id: int) -> None:
         """Ask an engine to apply a stored signal, without waiting.

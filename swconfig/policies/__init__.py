@@ -5,6 +5,7 @@ import itertools
 from oslo_policy import policy
 
 from swconfig.policies import base
+from swconfig.policies import servers
 from swconfig.policies import software_configs
 from swconfig.policies import software_deployments
 
@@ -14,4 +15,5 @@ def list_rules() -> list[policy.RuleDefault]:
         base.list_rules(),
         software_configs.list_rules(),
         software_deployments.list_rules(),
+        servers.list_rules(),
     ))

@@ -25,11 +25,6 @@ rules = [
     _rule('software_deployments:signal', base.PROJECT_MEMBER,
           'Signal the current action of a software deployment.',
           [{'path': PATH + '/{deployment_id}/signal', 'method': 'POST'}]),
-    _rule('servers:agent_config', base.PROJECT_MEMBER,
-          'Get the agent bootstrap settings of a server (they hold its '
-          'signed metadata URL); claims the server for the project.',
-          [{'path': '/v1/{tenant_id}/servers/{server_id}/agent-config',
-            'method': 'GET'}]),
     policy.DocumentedRuleDefault(
         name='software_deployments:metadata',
         check_str=('(' + base.PROJECT_READER + ') or '

@@ -1,6 +1,8 @@
 """A pecan RestController that answers 405/404 instead of crashing when a
 method is called on the wrong kind of URL (``DELETE /software_configs``,
-``POST /software_configs/<id>``, ``PUT /software_deployments``)."""
+``POST /software_configs/<id>``, ``PUT /software_deployments``,
+``GET /software_configs/<id>/extra``). A 404 from here lets pecan try the
+controller's ``_lookup`` for deeper paths."""
 
 from typing import Any
 
@@ -22,6 +24,11 @@ class RestController(rest.RestController):
         if given > expected:
             abort(404)
         return found
+
+    def _handle_get(self, method: str, remainder: list,
+                    request: Any = None) -> tuple:
+        return self._check_arity(
+            super()._handle_get(method, remainder, request), request)
 
     def _handle_post(self, method: str, remainder: list,
                      request: Any = None) -> tuple:

@@ -31,7 +31,8 @@ def error_response(status: int, error_type: str, message: str | None,
     error = {'type': error_type, 'traceback': tb}
     if message is not None:
         error['message'] = message
-    body = {'code': status.value, 'title': status.phrase,
+    title = webob_error.title if webob_error else status.phrase
+    body = {'code': status.value, 'title': title,
             'explanation': explanation, 'error': error}
     response = webob.Response(status=status.value,
                               content_type='application/json',

@@ -168,7 +168,9 @@ def test_metadata(api, project):
         'metadata': []}
     other_project = deployments_url(project + '-x',
                                     f'/metadata/{project}-srv%201')
-    assert api.get(other_project).json == {'metadata': []}
+    error = assert_error(api.get(other_project), 403,
+                         'ServerOwnedByOtherProject')
+    assert 'belongs to another project' in error['message']
     error = assert_error(api.get(deployments_url(project, '/metadata')), 404)
     assert error['message'] == 'Deployment with id metadata not found'
 

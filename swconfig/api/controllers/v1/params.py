@@ -23,7 +23,7 @@ def non_negative_int(name: str, value: str | None) -> int | None:
 
 
 def boolean(name: str, value: str | None) -> bool:
-    if value is None or value == '':
+    if value is None:
         return False
     if value.lower() not in ('true', 'false'):
         raise exception.InvalidParameterValue(

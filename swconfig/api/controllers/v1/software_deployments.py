@@ -18,6 +18,8 @@ class ServerMetadataController(base.RestController):
     def get_one(self, server_id: str) -> dict:
         context = access.authorize('software_deployments:metadata')
         rows = db_api.server_metadata_get(context, server_id)
+        if not rows:
+            access.check_server_not_foreign(context, server_id)
         return {'metadata': views.metadata(rows)}
 
     @pecan.expose('json')
@@ -46,8 +48,11 @@ class SoftwareDeploymentsController(base.RestController):
     @pecan.expose('json')
     def get_all(self, **query: str) -> dict:
         context = access.authorize('software_deployments:index')
-        rows = db_api.software_deployment_get_all(
-            context, server_id=query.get('server_id') or None)
+        server_id = query.get('server_id') or None
+        rows = db_api.software_deployment_get_all(context,
+                                                  server_id=server_id)
+        if server_id and not rows:
+            access.check_server_not_foreign(context, server_id)
         return {'software_deployments': [views.deployment(row)
                                          for row in rows]}
 

@@ -1,0 +1,49 @@
+"""Server registration: which project a server id belongs to.
+
+A server belongs to one project, registered explicitly or by the first
+deployment naming it (unless ``implicit_server_registration`` is off). No
+other project can deploy to it, read its metadata or list its deployments,
+which closes the hole Heat's designers worried about ("any tenant user can
+create a deployment for any server").
+"""
+
+from typing import Any
+
+from oslo_log import log
+
+from swconfig.conf import CONF
+from swconfig.db import api as db_api
+from swconfig.engine import metadata
+
+LOG = log.getLogger(__name__)
+
+
+def claim(context: Any, server_id: str, base_url: str | None,
+          explicit: bool = False) -> dict:
+    """The server row for a deployment (or registration) by the caller."""
+    base_url = CONF.api.public_url or base_url
+    return db_api.server_claim(
+        context, server_id, base_url and base_url.rstrip('/'),
+        create=explicit or CONF.implicit_server_registration)
+
+
+def register(context: Any, server_id: str,
+             base_url: str | None = None) -> dict:
+    server = claim(context, server_id, base_url, explicit=True)
+    metadata.render(server_id)
+    LOG.info('Server %s registered to project %s', server_id,
+             server['tenant'])
+    return db_api.server_get(context, server_id)
+
+
+def unregister(context: Any, server_id: str) -> None:
+    db_api.server_delete(context, server_id)
+    LOG.info('Server %s unregistered', server_id)
+
+
+def agent_config(context: Any, server_id: str,
+                 base_url: str | None = None) -> dict:
+    """The agent bootstrap settings; claims the server if it is new."""
+    server = claim(context, server_id, base_url)
+    metadata.render(server_id)
+    return metadata.agent_config(server)

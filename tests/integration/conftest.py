@@ -1,0 +1,58 @@
+"""Fixtures of the integration tests: real clients against real processes.
+
+``embedded_service``: one ``swconfig-all`` process for the whole session,
+in its embedded default (noauth, SQLite in its own state_path, in-process
+RPC), listening on a free port of 127.0.0.1. Tests stay out of each
+other's way by using their own project ids (the ``project`` fixture).
+"""
+
+import dataclasses
+import os
+
+import pytest
+
+from tests.fixtures import api_client
+from tests.fixtures import processes
+
+
+@dataclasses.dataclass
+class EmbeddedService:
+    """A running ``swconfig-all``: where it listens and how to reach it."""
+
+    base_url: str
+    state_path: str
+    config_file: str
+    process: processes.SwconfigProcess
+
+    def endpoint(self, project: str) -> str:
+        """The orchestration endpoint of ``project``, as clients expect it
+        (``http://127.0.0.1:PORT/v1/<project>``, no trailing slash)."""
+        return f'{self.base_url}/v1/{project}'
+
+    @property
+    def http(self) -> api_client.HttpClient:
+        """A plain HTTP client taking absolute paths (``/v1/<p>/...``)."""
+        return api_client.HttpClient(self.base_url, 'sqlite')
+
+    def log_tail(self, lines: int = 60) -> str:
+        return self.process.log_tail(lines)
+
+
+@pytest.fixture(scope='session')
+def embedded_service(tmp_path_factory):
+    workdir = str(tmp_path_factory.mktemp('embedded-service'))
+    state_path = os.path.join(workdir, 'state')
+    port = processes.free_port()
+    config_file = processes.write_config(
+        os.path.join(workdir, 'swconfig.conf'), {
+            'DEFAULT': {'state_path': state_path},
+            'api': {'bind_host': processes.HOST, 'bind_port': port},
+        })
+    process = processes.SwconfigProcess('swconfig-all', config_file,
+                                        workdir).start()
+    base_url = f'http://{processes.HOST}:{port}'
+    try:
+        processes.wait_for_http(base_url + '/', process)
+        yield EmbeddedService(base_url, state_path, config_file, process)
+    finally:
+        process.stop()

@@ -1,0 +1,244 @@
+"""Heat's error body, produced by the FaultWrapper (heat-compat.md §1.1)."""
+
+import json
+import sys
+
+from oslo_db import exception as db_exc
+import oslo_messaging as messaging
+from oslo_messaging._drivers import common as messaging_common
+import pytest
+import webob
+import webob.dec
+import webob.exc
+
+from swconfig.api.middleware import fault
+from swconfig.common import exception
+from swconfig.common import rpc
+
+ERROR_KEYS = {'code', 'title', 'explanation', 'error'}
+
+
+def _raising(exc):
+    @webob.dec.wsgify
+    def app(request):
+        raise exc
+    return app
+
+
+def _returning(response):
+    @webob.dec.wsgify
+    def app(request):
+        return response
+    return app
+
+
+def _call(app, method='GET', debug=False):
+    request = webob.Request.blank('/v1/p/software_configs', method=method)
+    return request.get_response(fault.FaultWrapper(app, debug=debug))
+
+
+def _error_body(response):
+    assert response.content_type == 'application/json'
+    document = json.loads(response.body)
+    assert set(document) == ERROR_KEYS
+    assert document['code'] == response.status_int
+    return document
+
+
+def _remote(exc):
+    """``exc`` as the API receives it from an engine: re-raised by
+    oslo.messaging as a ``<Class>_Remote`` subclass."""
+    try:
+        raise exc
+    except Exception:
+        data = messaging_common.serialize_remote_exception(sys.exc_info())
+    return messaging_common.deserialize_remote_exception(
+        data, rpc.ALLOWED_EXMODS)
+
+
+@pytest.mark.parametrize('exc, code, title, error_type, message', [
+    (exception.ConfigNotFound(config_id='c1'), 404, 'Not Found', 'NotFound',
+     'Software config with id c1 not found'),
+    (exception.DeploymentNotFound(deployment_id='metadata'), 404,
+     'Not Found', 'NotFound', 'Deployment with id metadata not found'),
+    (exception.PolicyNotAuthorized(action='software_configs:global_index'),
+     403, 'Forbidden', 'Forbidden',
+     'You are not authorized to use software_configs:global_index.'),
+    (exception.TenantMismatch(), 403, 'Forbidden', 'HTTPForbidden',
+     'Access was denied to this resource.'),
+    (exception.MalformedRequestBody(), 400, 'Bad Request', 'HTTPBadRequest',
+     'The server could not comply with the request since it is either '
+     'malformed or otherwise incorrect.'),
+    (exception.InvalidParameterValue(reason='Bad limit.'), 400,
+     'Bad Request', 'InvalidParameterValue', 'Bad limit.'),
+    (exception.ConfigInUse(config_id='c1'), 409, 'Conflict', 'ConfigInUse',
+     'Software config with id c1 can not be deleted as it is referenced.'),
+    (exception.ServiceUnavailable(reason='down'), 503,
+     'Service Unavailable', 'ServiceUnavailable',
+     'The engine is unavailable: down'),
+    (exception.SwconfigException(), 500, 'Internal Server Error',
+     'SwconfigException', 'An unknown error occurred.'),
+])
+def test_swconfig_exception_body(exc, code, title, error_type, message):
+    response = _call(_raising(exc))
+    assert response.status_int == code
+    document = _error_body(response)
+    assert document['title'] == title
+    assert document['explanation'] == webob.exc.status_map[code].explanation
+    assert document['error'] == {'type': error_type, 'message': message,
+                                 'traceback': None}
+
+
+@pytest.mark.parametrize('exc, code, error_type', [
+    (exception.ConfigNotFound(config_id='c1'), 404, 'NotFound'),
+    (exception.ConfigInUse(config_id='c1'), 409, 'ConfigInUse'),
+    (exception.ConcurrentUpdate(deployment_id='d1'), 409,
+     'ConcurrentUpdate'),
+    (exception.RequestLimitExceeded(message='x'), 400,
+     'RequestLimitExceeded'),
+])
+def test_exception_from_the_engine_keeps_its_type_and_message(
+        exc, code, error_type):
+    remote = _remote(exc)
+    assert type(remote).__name__.endswith('_Remote')
+    response = _call(_raising(remote))
+    assert response.status_int == code
+    error = _error_body(response)['error']
+    assert error['type'] == error_type
+    # The engine's traceback, which oslo.messaging appends to str(), stays
+    # out of the message.
+    assert error['message'] == exc.message
+    assert error['traceback'] is None
+
+
+@pytest.mark.parametrize('exc', [ValueError('secret detail'),
+                                 KeyError('k'), RuntimeError()])
+def test_unexpected_exception_is_500_without_a_message(exc):
+    response = _call(_raising(exc))
+    assert response.status_int == 500
+    document = _error_body(response)
+    assert document['title'] == 'Internal Server Error'
+    assert document['error'] == {'type': type(exc).__name__,
+                                 'traceback': None}
+    assert b'secret detail' not in response.body
+
+
+def test_engine_crash_is_500_remote_error():
+    # Exceptions outside swconfig.common.exception (here a DB error) cross
+    # RPC as RemoteError.
+    remote = _remote(db_exc.DBError('database is gone'))
+    assert isinstance(remote, messaging.RemoteError)
+    response = _call(_raising(remote))
+    assert response.status_int == 500
+    assert _error_body(response)['error'] == {'type': 'RemoteError',
+                                              'traceback': None}
+
+
+def test_traceback_only_with_debug():
+    response = _call(_raising(ValueError('secret detail')), debug=True)
+    assert response.status_int == 500
+    error = _error_body(response)['error']
+    assert error['type'] == 'ValueError'
+    assert 'message' not in error
+    assert error['traceback'].startswith('Traceback (most recent call last)')
+    assert 'ValueError: secret detail' in error['traceback']
+
+
+def test_engine_timeout_is_503():
+    response = _call(_raising(messaging.MessagingTimeout('no reply')))
+    assert response.status_int == 503
+    error = _error_body(response)['error']
+    assert error['type'] == 'ServiceUnavailable'
+    assert error['message'] == (
+        'The engine is unavailable: no engine answered in time')
+
+
+@pytest.mark.parametrize('webob_error', [
+    webob.exc.HTTPNotFound, webob.exc.HTTPMethodNotAllowed,
+    webob.exc.HTTPBadRequest, webob.exc.HTTPNotAcceptable,
+    webob.exc.HTTPInternalServerError,
+])
+def test_html_errors_become_the_json_body(webob_error):
+    response = _call(webob_error())
+    assert response.status_int == webob_error.code
+    document = _error_body(response)
+    assert document['title'] == webob_error.title
+    assert document['explanation'] == webob_error.explanation
+    error = document['error']
+    assert error['type'] == webob_error.__name__
+    assert error['traceback'] is None
+    assert isinstance(error['message'], str) and error['message']
+
+
+def test_405_keeps_no_allow_header():
+    response = _call(webob.exc.HTTPMethodNotAllowed(
+        headers=[('Allow', 'GET, POST')]), method='PATCH')
+    assert response.status_int == 405
+    assert 'Allow' not in response.headers
+    assert _error_body(response)['error']['type'] == 'HTTPMethodNotAllowed'
+
+
+def test_401_keeps_www_authenticate():
+    challenge = "Keystone uri='http://keystone:5000'"
+    response = _call(webob.exc.HTTPUnauthorized(
+        headers=[('WWW-Authenticate', challenge)]))
+    assert response.status_int == 401
+    assert response.headers['WWW-Authenticate'] == challenge
+    assert _error_body(response)['error']['type'] == 'HTTPUnauthorized'
+
+
+def test_json_4xx_without_an_error_key_is_rewritten():
+    response = _call(_returning(webob.Response(
+        status=400, json_body={'detail': 'pecan json'})))
+    assert _error_body(response)['error']['type'] == 'HTTPBadRequest'
+
+
+def test_body_already_in_shape_passes_unchanged():
+    original = fault.error_response(404, 'NotFound', 'gone')
+    response = _call(_returning(original))
+    assert response.body == original.body
+    assert response.status_int == 404
+
+
+def test_head_errors_are_left_alone():
+    response = _call(webob.exc.HTTPMethodNotAllowed(), method='HEAD')
+    assert response.status_int == 405
+    assert response.body == b''
+
+
+@pytest.mark.parametrize('status', [200, 201, 302, 399])
+def test_non_errors_pass_unchanged(status):
+    original = webob.Response(status=status, body=b'plain',
+                              content_type='text/plain')
+    response = _call(_returning(original))
+    assert response.status_int == status
+    assert response.body == b'plain'
+    assert response.content_type == 'text/plain'
+
+
+def test_no_content_passes_unchanged():
+    response = _call(_returning(webob.Response(status=204)))
+    assert response.status_int == 204
+    assert response.body == b''
+
+
+@pytest.mark.parametrize('code', [400, 401, 403, 404, 405, 409, 413, 500,
+                                  503])
+def test_error_response_matches_webob_titles_and_explanations(code):
+    document = json.loads(fault.error_response(code, 'T', 'm').body)
+    webob_error = webob.exc.status_map[code]
+    assert document['title'] == webob_error.title
+    assert document['explanation'] == webob_error.explanation
+
+
+def test_error_response_without_message_has_no_message_key():
+    response = fault.error_response(500, 'ValueError', None)
+    assert response.content_type == 'application/json'
+    assert json.loads(response.body)['error'] == {'type': 'ValueError',
+                                                  'traceback': None}
+
+
+def test_error_response_is_utf8_json():
+    response = fault.error_response(404, 'NotFound', 'pas trouvé ✓')
+    assert json.loads(response.body.decode('utf-8'))['error'][
+        'message'] == 'pas trouvé ✓'

@@ -1,0 +1,205 @@
+"""Heat's request body rules (heat-compat.md §1.1 "Request bodies")."""
+
+import json
+
+import pytest
+import webob
+
+from swconfig.api import body
+from swconfig.api.schemas.v1 import software_configs as config_schemas
+from swconfig.api.schemas.v1 import software_deployments as deploy_schemas
+from swconfig.common import exception
+
+LIMIT = 1024  # the smallest max_json_body_size allowed
+
+
+def _request(raw, content_type='application/json', method='POST'):
+    if isinstance(raw, str):
+        raw = raw.encode('utf-8')
+    kwargs = {'method': method, 'body': raw}
+    if content_type is not None:
+        kwargs['content_type'] = content_type
+    return webob.Request.blank('/v1/p/software_configs', **kwargs)
+
+
+@pytest.fixture
+def small_limit(set_conf):
+    set_conf('max_json_body_size', LIMIT, group='api')
+    return LIMIT
+
+
+@pytest.mark.parametrize('content_type', [
+    'application/json',
+    'application/json; charset=UTF-8',
+    'text/plain',
+    'text/plain; charset=utf-8',
+    None,
+])
+def test_json_and_heats_aliases_are_parsed(content_type):
+    request = _request('{"name": "x", "n": [1, 2]}', content_type)
+    assert body.read_json(request) == {'name': 'x', 'n': [1, 2]}
+
+
+@pytest.mark.parametrize('content_type', [
+    'application/xml',
+    'application/octet-stream',
+    'application/x-www-form-urlencoded',
+    'text/html',
+])
+def test_other_content_types_mean_no_body(content_type):
+    with pytest.raises(exception.MalformedRequestBody) as info:
+        body.read_json(_request('{"name": "x"}', content_type))
+    error = info.value
+    assert error.code == 400
+    assert error.type_name == 'HTTPBadRequest'
+    assert error.message == (
+        'The server could not comply with the request since it is either '
+        'malformed or otherwise incorrect.')
+
+
+@pytest.mark.parametrize('raw', ['', '[{"name": "x"}]', '"text"', '42',
+                                 'null', 'name=x'])
+def test_body_must_start_with_a_brace(raw):
+    with pytest.raises(exception.MalformedRequestBody):
+        body.read_json(_request(raw))
+
+
+@pytest.mark.parametrize('raw', ['{', '{"name": }', '{"a": 1} trailing',
+                                 "{'single': 'quotes'}"])
+def test_invalid_json_is_400_with_the_parsers_message(raw):
+    with pytest.raises(exception.InvalidParameterValue) as info:
+        body.read_json(_request(raw))
+    assert info.value.code == 400
+    assert info.value.message.startswith(
+        'The request body is not valid JSON: ')
+    assert len(info.value.message) > len(
+        'The request body is not valid JSON: ')
+
+
+def test_invalid_utf8_is_400():
+    with pytest.raises(exception.InvalidParameterValue):
+        body.read_json(_request(b'{"name": "\xff\xfe"}'))
+
+
+def _sized(size):
+    filler = 'x' * (size - len('{"a": ""}'))
+    raw = '{"a": "%s"}' % filler
+    assert len(raw) == size
+    return raw
+
+
+def test_body_of_exactly_the_limit_is_accepted(small_limit):
+    document = body.read_json(_request(_sized(small_limit)))
+    assert len(document['a']) == small_limit - len('{"a": ""}')
+
+
+@pytest.mark.parametrize('size', [LIMIT + 1, 5 * LIMIT])
+def test_larger_body_is_request_limit_exceeded(small_limit, size):
+    with pytest.raises(exception.RequestLimitExceeded) as info:
+        body.read_json(_request(_sized(size)))
+    error = info.value
+    assert error.code == 400
+    assert error.type_name == 'RequestLimitExceeded'
+    # Heat raises RequestLimitExceeded(message=...) whose msg_fmt is
+    # 'Request limit exceeded: %(message)s'.
+    assert error.message == (
+        f'Request limit exceeded: JSON body size ({size} bytes) exceeds '
+        f'maximum allowed size ({small_limit} bytes).')
+
+
+def test_oversized_body_is_refused_even_when_not_json(small_limit):
+    # The size check comes first: a huge XML body is a limit error, not a
+    # "no body" error.
+    with pytest.raises(exception.RequestLimitExceeded):
+        body.read_json(_request('<' * (small_limit + 10),
+                                'application/xml'))
+
+
+def test_default_limit_is_heats():
+    from swconfig.conf import CONF
+    assert CONF.api.max_json_body_size == 1048576
+
+
+# -- schema validation -------------------------------------------------------
+
+@pytest.mark.parametrize('schema, document, field', [
+    (config_schemas.CREATE, {'name': 5}, 'name'),
+    (config_schemas.CREATE, {'group': ['x']}, 'group'),
+    (config_schemas.CREATE, {'name': 'x' * 256}, 'name'),
+    (config_schemas.CREATE, {'inputs': 'x'}, 'inputs'),
+    (config_schemas.CREATE, {'inputs': [{'name': 'a'}, {'type': 'Number'}]},
+     'inputs[1]'),
+    (config_schemas.CREATE, {'inputs': [{'name': 'a', 'bogus': 1}]},
+     'inputs[0]'),
+    (config_schemas.CREATE, {'inputs': [{'name': 'a', 'type': 'Float'}]},
+     'inputs[0].type'),
+    (config_schemas.CREATE, {'outputs': [{'name': 'r', 'default': 1}]},
+     'outputs[0]'),
+    (config_schemas.CREATE, {'outputs': [{'name': 'r',
+                                          'error_output': 1}]},
+     'outputs[0].error_output'),
+    (deploy_schemas.CREATE, {'server_id': 's', 'input_values': []},
+     'input_values'),
+    (deploy_schemas.CREATE, {'server_id': ''}, 'server_id'),
+    (deploy_schemas.UPDATE, {'status': 5}, 'status'),
+    (deploy_schemas.UPDATE, {'output_values': 'x'}, 'output_values'),
+])
+def test_schema_errors_name_the_field(schema, document, field):
+    with pytest.raises(exception.InvalidParameterValue) as info:
+        body.validate(schema, document)
+    assert info.value.code == 400
+    assert info.value.message.startswith(f'Invalid value for {field}: ')
+
+
+def test_missing_required_property_is_named():
+    with pytest.raises(exception.InvalidParameterValue) as info:
+        body.validate(deploy_schemas.CREATE, {'config_id': 'c'})
+    assert info.value.message.startswith('Invalid value for body: ')
+    assert "'server_id'" in info.value.message
+
+
+def test_first_error_by_field_path_is_reported():
+    document = {'outputs': [{'name': 'r', 'bogus': 1}], 'group': 5}
+    with pytest.raises(exception.InvalidParameterValue) as info:
+        body.validate(config_schemas.CREATE, document)
+    assert info.value.message.startswith('Invalid value for group: ')
+
+
+@pytest.mark.parametrize('schema, document', [
+    (config_schemas.CREATE, {}),
+    (config_schemas.CREATE, {'unknown_top_level_key': 1, 'config': {}}),
+    (config_schemas.CREATE, {'name': None, 'inputs': None,
+                             'outputs': None, 'options': None}),
+    (deploy_schemas.CREATE, {'server_id': 's', 'config_id': None}),
+    (deploy_schemas.UPDATE, {}),
+])
+def test_valid_documents_pass(schema, document):
+    assert body.validate(schema, document) is None
+
+
+def test_load_reads_and_validates():
+    request = _request(json.dumps({'name': 'n', 'inputs': [{'name': 'a'}]}))
+    assert body.load(request, config_schemas.CREATE) == {
+        'name': 'n', 'inputs': [{'name': 'a'}]}
+    with pytest.raises(exception.InvalidParameterValue):
+        body.load(_request('{"name": 5}'), config_schemas.CREATE)
+    with pytest.raises(exception.MalformedRequestBody):
+        body.load(_request('[]'), config_schemas.CREATE)
+
+
+@pytest.mark.parametrize('document', [
+    {'name': 'a\x00b'},
+    {'inputs': [{'name': 'x', 'value': ['ok', 'n\x00l']}]},
+    {'options': {'k\x00ey': 1}},
+])
+def test_nul_characters_are_refused(document):
+    with pytest.raises(exception.InvalidParameterValue) as info:
+        body.load(_request(json.dumps(document)), config_schemas.CREATE)
+    assert 'NUL' in info.value.message
+
+
+def test_escaped_backslash_u0000_text_is_not_a_nul():
+    document = {'name': 'C:\\u0000'}
+    raw = json.dumps(document)
+    assert '\\\\u0000' in raw
+    assert body.load(_request(raw), config_schemas.CREATE) == document

@@ -1,0 +1,30 @@
+"""The request context: enginefacade-aware, admin-ness carried along."""
+
+from swconfig.common import context as swconfig_context
+
+
+def test_admin_context_sees_every_project():
+    context = swconfig_context.get_admin_context()
+    assert context.is_admin is True
+    assert context.project_id is None
+
+
+def test_from_dict_keeps_is_admin():
+    values = swconfig_context.RequestContext(
+        project_id='p1', roles=['reader'], is_admin=True).to_dict()
+    assert swconfig_context.RequestContext.from_dict(values).is_admin
+    values['is_admin'] = False
+    assert not swconfig_context.RequestContext.from_dict(values).is_admin
+
+
+def test_from_dict_without_is_admin_is_not_admin():
+    values = swconfig_context.RequestContext(project_id='p1').to_dict()
+    del values['is_admin']
+    assert swconfig_context.RequestContext.from_dict(values).is_admin is False
+
+
+def test_admin_context_does_not_replace_the_thread_local_context():
+    from oslo_context import context as oslo_context
+    before = oslo_context.get_current()
+    swconfig_context.get_admin_context()
+    assert oslo_context.get_current() is before

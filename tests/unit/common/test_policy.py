@@ -1,0 +1,140 @@
+"""The RBAC matrix: Heat's policy defaults, enforced by oslo.policy on real
+request contexts (role set x rule x allowed)."""
+
+from oslo_config import cfg
+import pytest
+
+from swconfig.common import context as swconfig_context
+from swconfig.common import exception
+from swconfig.common import policy
+
+PROJECT = 'project-a'
+OTHER_PROJECT = 'project-b'
+
+ROLES = {
+    'reader': ['reader'],
+    'member': ['member', 'reader'],
+    'admin': ['admin', 'member', 'reader'],
+    'stack_user': ['heat_stack_user'],
+    'no_role': [],
+    'other_role': ['observer'],
+}
+
+R, M, A, SU, NONE, OTHER = ('reader', 'member', 'admin', 'stack_user',
+                            'no_role', 'other_role')
+READERS = {R, M, A}
+MEMBERS = {M, A}
+
+# rule -> the role sets allowed on their own project
+MATRIX = {
+    'software_configs:index': READERS,
+    'software_configs:show': READERS,
+    'software_configs:create': MEMBERS,
+    'software_configs:delete': MEMBERS,
+    'software_configs:global_index': set(),
+    'software_configs:validate': READERS,
+    'software_deployments:index': READERS,
+    'software_deployments:show': READERS,
+    'software_deployments:create': MEMBERS,
+    'software_deployments:update': MEMBERS,
+    'software_deployments:delete': MEMBERS,
+    'software_deployments:signal': MEMBERS,
+    'software_deployments:metadata': READERS | {SU},
+    'servers:index': READERS,
+    'servers:show': READERS,
+    'servers:create': MEMBERS,
+    'servers:delete': MEMBERS,
+    'servers:agent_config': MEMBERS,
+}
+
+CASES = [(rule, who, who in allowed)
+         for rule, allowed in sorted(MATRIX.items())
+         for who in ROLES]
+
+
+@pytest.fixture
+def conf():
+    """A private ConfigOpts, so no policy file or override from elsewhere
+    changes the defaults under test."""
+    private = cfg.ConfigOpts()
+    private([], project='swconfig-unit-test', default_config_files=[],
+            default_config_dirs=[])
+    policy.reset()
+    policy.get_enforcer(private)
+    yield private
+    policy.reset()
+
+
+def _context(who, project=PROJECT):
+    return swconfig_context.RequestContext(
+        project_id=project, user_id=f'user-{who}', roles=ROLES[who])
+
+
+@pytest.mark.parametrize('rule, who, allowed', CASES,
+                         ids=[f'{r}-{w}' for r, w, _ in CASES])
+def test_own_project(conf, rule, who, allowed):
+    context = _context(who)
+    target = {'project_id': PROJECT}
+    if allowed:
+        assert policy.authorize(rule, target, context) is None
+    else:
+        with pytest.raises(exception.PolicyNotAuthorized) as info:
+            policy.authorize(rule, target, context)
+        assert info.value.code == 403
+        assert info.value.type_name == 'Forbidden'
+        assert info.value.message == f'You are not authorized to use {rule}.'
+
+
+@pytest.mark.parametrize('rule', sorted(MATRIX))
+@pytest.mark.parametrize('who', sorted(ROLES))
+def test_another_project_is_always_denied(conf, rule, who):
+    with pytest.raises(exception.PolicyNotAuthorized):
+        policy.authorize(rule, {'project_id': OTHER_PROJECT},
+                         _context(who))
+
+
+def test_the_matrix_covers_every_resource_rule(conf):
+    registered = set(policy.get_enforcer().registered_rules)
+    resource_rules = {name for name in registered if ':' in name}
+    assert resource_rules == set(MATRIX)
+
+
+@pytest.mark.parametrize('who, is_admin', [
+    (A, True), (M, False), (R, False), (SU, False), (NONE, False)])
+def test_context_is_admin(conf, who, is_admin):
+    assert policy.check_is_admin(_context(who)) is is_admin
+
+
+def test_admin_of_a_non_admin_project_is_not_cloud_admin(conf):
+    context = _context(A)
+    context.is_admin_project = False
+    assert policy.check_is_admin(context) is False
+
+
+def test_deny_stack_user_rule(conf):
+    enforcer = policy.get_enforcer()
+    assert enforcer.enforce('deny_stack_user', {}, _context(R))
+    assert not enforcer.enforce('deny_stack_user', {}, _context(SU))
+
+
+@pytest.mark.filterwarnings('ignore:Policy .* was deprecated:UserWarning')
+def test_legacy_defaults_still_deny_stack_users(conf):
+    """With enforce_new_defaults off, Heat's pre-RBAC defaults
+    (deny_stack_user) are OR'd in: any role may act, stack users may
+    not."""
+    conf.set_override('enforce_new_defaults', False, group='oslo_policy')
+    target = {'project_id': PROJECT}
+    assert policy.authorize('software_configs:create', target,
+                            _context(OTHER)) is None
+    with pytest.raises(exception.PolicyNotAuthorized):
+        policy.authorize('software_configs:create', target, _context(SU))
+    with pytest.raises(exception.PolicyNotAuthorized):
+        policy.authorize('software_configs:global_index', target,
+                         _context(A))
+
+
+def test_enforcer_is_cached_and_reset(conf):
+    first = policy.get_enforcer()
+    assert policy.get_enforcer() is first
+    policy.reset()
+    assert policy.get_enforcer(conf) is not first

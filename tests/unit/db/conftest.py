@@ -1,0 +1,65 @@
+"""The DB layer on a real SQLite file of the unit tests' own.
+
+swconfig.db.api's transaction context is process-global and, left alone,
+configures itself from CONF.database the first time it is used (which is
+what the in-process stack of tests/conftest.py relies on). The DB tests do
+not touch that configuration: they build their own enginefacade on a
+temporary SQLite file, migrate it with the real alembic scripts, and patch
+it into swconfig.db.api only for the duration of each test
+(``patch_factory`` is oslo.db's hook for exactly this). Every test starts
+from empty tables.
+"""
+
+from oslo_db.sqlalchemy import enginefacade
+import pytest
+
+from swconfig.db import api as db_api
+from swconfig.db import migration
+from swconfig.db import models
+from tests.unit.db import rows
+
+
+@pytest.fixture(scope='session')
+def unit_facade(tmp_path_factory):
+    path = tmp_path_factory.mktemp('unit-db') / 'swconfig.sqlite'
+    facade = enginefacade.transaction_context()
+    facade.configure(connection=f'sqlite:///{path}', sqlite_fk=True)
+    migration.upgrade('head', engine=facade.writer.get_engine())
+    yield facade
+    facade.dispose_pool()
+
+
+def _empty(facade):
+    with facade.writer.get_engine().begin() as connection:
+        for table in reversed(models.Base.metadata.sorted_tables):
+            connection.execute(table.delete())
+
+
+@pytest.fixture
+def db(unit_facade):
+    """swconfig.db.api, running on the unit tests' database."""
+    reset = db_api._CONTEXT.patch_factory(unit_facade)
+    try:
+        yield db_api
+    finally:
+        reset()
+        _empty(unit_facade)
+
+
+@pytest.fixture
+def ctx():
+    """A member of a fresh project."""
+    return rows.context_for(rows.new_project())
+
+
+@pytest.fixture
+def other_ctx():
+    """A member of another fresh project."""
+    return rows.context_for(rows.new_project())
+
+
+@pytest.fixture
+def admin_ctx():
+    return rows.context_for(rows.new_project(),
+                            roles=('admin', 'member', 'reader'),
+                            is_admin=True)

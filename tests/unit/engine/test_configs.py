@@ -1,0 +1,41 @@
+"""Heat's per-project quotas (heat-compat.md §1.3 create, §1.4 create)."""
+
+import pytest
+
+from swconfig.common import context as swconfig_context
+from swconfig.common import exception
+from swconfig.engine import configs
+
+
+def _context(is_admin=False):
+    return swconfig_context.RequestContext(
+        project_id='p1', roles=['member', 'reader'], is_admin=is_admin)
+
+
+@pytest.mark.parametrize('count, limit', [(0, 1), (4095, 4096), (10, -1),
+                                          (10**6, -1)])
+def test_under_the_limit_passes(count, limit):
+    assert configs.check_quota(_context(), count, limit,
+                               'software configs') is None
+
+
+@pytest.mark.parametrize('count, limit', [(1, 1), (5, 1), (0, 0)])
+def test_admin_is_never_limited(count, limit):
+    assert configs.check_quota(_context(is_admin=True), count, limit,
+                               'software configs') is None
+
+
+@pytest.mark.parametrize('what, limit, message', [
+    ('software configs', 3,
+     'Request limit exceeded: You have reached the maximum software configs '
+     'per tenant, 3. Please delete some configs.'),
+    ('software deployments', 0,
+     'Request limit exceeded: You have reached the maximum software '
+     'deployments per tenant, 0. Please delete some deployments.'),
+])
+def test_at_the_limit_is_heats_request_limit_exceeded(what, limit, message):
+    with pytest.raises(exception.RequestLimitExceeded) as info:
+        configs.check_quota(_context(), limit, limit, what)
+    assert info.value.code == 400
+    assert info.value.type_name == 'RequestLimitExceeded'
+    assert info.value.message == message

@@ -1,0 +1,185 @@
+"""The RPC contract: EngineAPI (client) against EngineManager (server)."""
+
+import inspect
+from unittest import mock
+
+import oslo_messaging as messaging
+from oslo_messaging import _utils as messaging_utils
+import pytest
+
+from swconfig.common import context as swconfig_context
+from swconfig.common import exception
+from swconfig.common import rpc
+from swconfig.conf import CONF
+from swconfig.engine import manager
+from swconfig.engine import rpcapi
+
+
+def _public_methods(cls):
+    return {name: member for name, member in inspect.getmembers(
+        cls, inspect.isfunction) if not name.startswith('_')}
+
+
+def _unwrap(function):
+    """The endpoint function under oslo.messaging's expected_exceptions
+    wrapper (which does not use functools.wraps)."""
+    function = inspect.unwrap(function)
+    for value in inspect.getclosurevars(function).nonlocals.values():
+        if inspect.isfunction(value):
+            return _unwrap(value)
+    return function
+
+
+def _declared_exceptions(function):
+    for value in inspect.getclosurevars(function).nonlocals.values():
+        if isinstance(value, tuple) and all(
+                isinstance(cls, type) for cls in value):
+            return value
+    return ()
+
+
+def test_rpc_api_versions_are_in_sync():
+    assert rpcapi.EngineAPI.RPC_API_VERSION == rpcapi.RPC_API_VERSION
+    assert (manager.EngineManager.RPC_API_VERSION
+            == rpcapi.EngineAPI.RPC_API_VERSION)
+    assert (manager.EngineManager.target.version
+            == rpcapi.EngineAPI.RPC_API_VERSION)
+
+
+def test_version_history_mentions_the_current_version():
+    assert f'    {rpcapi.RPC_API_VERSION} - ' in rpcapi.__doc__
+
+
+def test_client_and_manager_expose_the_same_methods():
+    assert set(_public_methods(rpcapi.EngineAPI)) == set(
+        _public_methods(manager.EngineManager))
+
+
+@pytest.mark.parametrize('name', sorted(_public_methods(rpcapi.EngineAPI)))
+def test_signatures_match(name):
+    client_method = getattr(rpcapi.EngineAPI, name)
+    manager_method = _unwrap(getattr(manager.EngineManager, name))
+    client_sig = inspect.signature(client_method)
+    manager_sig = inspect.signature(manager_method)
+    assert list(client_sig.parameters) == list(manager_sig.parameters)
+    assert list(client_sig.parameters)[:2] == ['self', 'context']
+    for param, server_param in zip(client_sig.parameters.values(),
+                                   manager_sig.parameters.values(),
+                                   strict=True):
+        assert param.default == server_param.default, param.name
+
+
+# -- what the client puts on the wire (only the RPC client is faked) ---------
+
+@pytest.fixture
+def client(monkeypatch):
+    """The oslo.messaging RPCClient, replaced by a mock; records the Target
+    and timeout EngineAPI asked for."""
+    fake = mock.Mock(name='RPCClient')
+    fake.prepare.return_value.call.return_value = {'answer': 42}
+
+    def get_client(target, version_cap=None, timeout=None):
+        fake.target = target
+        fake.timeout = timeout
+        return fake
+
+    monkeypatch.setattr(rpc, 'get_client', get_client)
+    return fake
+
+
+@pytest.fixture
+def context():
+    return swconfig_context.RequestContext(project_id='p1',
+                                           roles=['member', 'reader'])
+
+
+def test_client_target(client):
+    api = rpcapi.EngineAPI()
+    assert client.target.topic == CONF.engine.topic
+    assert client.target.version == rpcapi.RPC_API_VERSION
+    assert client.timeout == CONF.engine.rpc_response_timeout
+    assert api.client is client
+    rpcapi.EngineAPI(topic='other-topic')
+    assert client.target.topic == 'other-topic'
+
+
+# (method, RPC method, prepare() arguments, kwargs on the wire)
+CALLS = [
+    ('create_software_config', 'call', {'version': '1.0'},
+     {'name': 'n', 'group': 'script', 'config': '#!/bin/sh',
+      'inputs': [{'name': 'a'}], 'outputs': [], 'options': {'o': 1}}),
+    ('delete_software_config', 'call', {'version': '1.0'},
+     {'config_id': 'c1'}),
+    ('create_software_deployment', 'call', {'version': '1.1'},
+     {'server_id': 's1', 'config_id': 'c1', 'input_values': {'a': 1},
+      'action': 'CREATE', 'status': 'IN_PROGRESS', 'status_reason': 'r',
+      'stack_user_project_id': 'p2', 'signal_transport': 'HEAT_SIGNAL',
+      'name': 'deploy-1', 'timeout': 60,
+      'base_url': 'http://swconfig.example.com:8004'}),
+    ('update_software_deployment', 'call', {'version': '1.0'},
+     {'deployment_id': 'd1', 'values': {'status': 'COMPLETE'}}),
+    ('delete_software_deployment', 'call', {'version': '1.0'},
+     {'deployment_id': 'd1'}),
+    ('get_agent_config', 'call', {'version': '1.1'},
+     {'server_id': 's1', 'base_url': 'http://swconfig.example.com:8004'}),
+    ('register_server', 'call', {'version': '1.2'},
+     {'server_id': 's1', 'base_url': 'http://swconfig.example.com:8004'}),
+    ('unregister_server', 'call', {'version': '1.2'}, {'server_id': 's1'}),
+    ('process_signal', 'cast', {'version': '1.1', 'retry': 0},
+     {'inbox_id': 7}),
+]
+CALLED = sorted(name for name, rpc_method, _, _ in CALLS
+                if rpc_method == 'call')
+
+
+def test_every_method_has_a_wire_test():
+    assert {name for name, _, _, _ in CALLS} == set(
+        _public_methods(rpcapi.EngineAPI))
+
+
+@pytest.mark.parametrize('name', CALLED)
+def test_manager_declares_domain_errors_as_expected(name):
+    """So the engine does not log a 404 as a crash and the API gets the
+    exception class back."""
+    declared = _declared_exceptions(getattr(manager.EngineManager, name))
+    assert exception.SwconfigException in declared
+
+
+@pytest.mark.parametrize('method, rpc_method, prepare, kwargs', CALLS,
+                         ids=[c[0] for c in CALLS])
+def test_method_prepares_its_version_and_sends(client, context, method,
+                                              rpc_method, prepare, kwargs):
+    api = rpcapi.EngineAPI()
+    result = getattr(api, method)(context, **kwargs)
+    client.prepare.assert_called_once_with(**prepare)
+    prepared = client.prepare.return_value
+    getattr(prepared, rpc_method).assert_called_once_with(
+        context, method, **kwargs)
+    other = 'cast' if rpc_method == 'call' else 'call'
+    getattr(prepared, other).assert_not_called()
+    if rpc_method == 'call':
+        assert result == {'answer': 42}
+    else:
+        assert result is None
+    version = prepare['version']
+    assert messaging_utils.version_is_compatible(rpcapi.RPC_API_VERSION,
+                                                 version)
+    assert f'    {version} - ' in rpcapi.__doc__
+
+
+def test_process_signal_never_fails_the_request(client, context):
+    """The signal is already stored; the engines' sweep applies it if no
+    engine takes the cast."""
+    client.prepare.return_value.cast.side_effect = (
+        messaging.MessageDeliveryFailure('no broker'))
+    assert rpcapi.EngineAPI().process_signal(context, 7) is None
+
+
+def test_create_deployment_sends_every_optional_argument_as_null(client,
+                                                                 context):
+    rpcapi.EngineAPI().create_software_deployment(context, 's1', 'c1')
+    client.prepare.return_value.call.assert_called_once_with(
+        context, 'create_software_deployment', server_id='s1',
+        config_id='c1', input_values=None, action=None, status=None,
+        status_reason=None, stack_user_project_id=None,
+        signal_transport=None, name=None, timeout=None, base_url=None)
