@@ -128,10 +128,12 @@ def _signal_payload(request: webob.Request) -> Any:
     if not raw.strip():
         return None
     try:
-        return json.loads(raw)
-    except (ValueError, UnicodeDecodeError) as exc:
+        payload = json.loads(raw)
+    except (ValueError, UnicodeDecodeError, RecursionError) as exc:
         raise exception.InvalidParameterValue(
             reason=f'The signal is not valid JSON: {exc}')
+    body.check_depth(payload)
+    return payload
 
 
 def _not_allowed(allowed: str) -> webob.Response:

@@ -3,8 +3,8 @@
 From the outside in: FaultWrapper (every error becomes Heat's JSON body)
 -> request id -> AgentRouter: ``/agent/...`` (signed URLs, no Keystone) to
 the AgentApp; everything else through authentication (keystonemiddleware
-auth_token, or noauth) to pecan (ContextHook builds the context, EngineHook
-adds the RPC client).
+auth_token, or noauth), the per-project write rate limit, and pecan
+(ContextHook builds the context, EngineHook adds the RPC client).
 """
 
 from typing import Any
@@ -18,6 +18,7 @@ from swconfig.api import agent
 from swconfig.api import hooks
 from swconfig.api.middleware import fault
 from swconfig.api.middleware import noauth
+from swconfig.api.middleware import ratelimit
 from swconfig.common import signing
 from swconfig.conf import CONF
 from swconfig.engine import rpcapi
@@ -34,6 +35,7 @@ def setup_app() -> Any:
         force_canonical=False,
         guess_content_type_from_ext=False,
     )
+    app = ratelimit.WriteRateLimiter(app)
     if CONF.auth_strategy == 'keystone':
         app = auth_token.AuthProtocol(app, {'oslo_config_config': CONF})
     else:

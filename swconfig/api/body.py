@@ -44,10 +44,28 @@ def read_json(request: Any) -> dict:
     if content_type not in _JSON_TYPES or not raw.startswith(b'{'):
         raise exception.MalformedRequestBody()
     try:
-        return json.loads(raw)
-    except (ValueError, UnicodeDecodeError) as exc:
+        document = json.loads(raw)
+    except (ValueError, UnicodeDecodeError, RecursionError) as exc:
         raise exception.InvalidParameterValue(
             reason=f'The request body is not valid JSON: {exc}')
+    check_depth(document)
+    return document
+
+
+def check_depth(document: Any) -> None:
+    """Refuse bodies nested deeper than ``[api] max_json_depth``: deep
+    nesting only costs memory and stack in every later step."""
+    limit = CONF.api.max_json_depth
+    level = [document] if isinstance(document, (dict, list)) else []
+    for _depth in range(limit):
+        level = [child for value in level
+                 for child in (value.values() if isinstance(value, dict)
+                               else value)
+                 if isinstance(child, (dict, list))]
+        if not level:
+            return
+    raise exception.RequestLimitExceeded(
+        detail=f'JSON body is nested deeper than {limit} levels.')
 
 
 def _has_nul(value: Any) -> bool:

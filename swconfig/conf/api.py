@@ -27,6 +27,24 @@ opts = [
                help='Largest request body, in bytes, the API accepts. '
                     'Larger bodies are refused with 400 '
                     'RequestLimitExceeded, as Heat does.'),
+    cfg.IntOpt('max_json_depth',
+               default=32,
+               min=2,
+               help='Deepest nesting of objects and arrays a JSON request '
+                    'body may have; deeper bodies are refused with 400.'),
+    cfg.FloatOpt('max_writes_per_second_per_project',
+                 default=0,
+                 min=0,
+                 help='Sustained rate of write requests (POST, PUT, PATCH, '
+                      'DELETE) each project may make to one API worker; '
+                      'more are refused with 429 and a Retry-After header. '
+                      '0 turns the limit off. Agent signals are not '
+                      'counted.'),
+    cfg.IntOpt('write_burst_per_project',
+               default=20,
+               min=1,
+               help='How many writes a project may make at once before '
+                    'max_writes_per_second_per_project applies.'),
     cfg.URIOpt('public_url',
                help='Public base URL of this API, e.g. '
                     'https://swconfig.example.com:8004. Used to build the '
