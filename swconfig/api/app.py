@@ -1,10 +1,12 @@
 """Building the WSGI application and its middleware chain.
 
-From the outside in: FaultWrapper (every error becomes Heat's JSON body)
--> request id -> AgentRouter: ``/agent/...`` (signed URLs, no Keystone) to
-the AgentApp; everything else through authentication (keystonemiddleware
-auth_token, or noauth), the per-project write rate limit, and pecan
-(ContextHook builds the context, EngineHook adds the RPC client).
+From the outside in: AgentFastPath (the agents' successful polls and
+signals, served without the rest of the chain) -> FaultWrapper (every
+error becomes Heat's JSON body) -> request id -> AgentRouter:
+``/agent/...`` (signed URLs, no Keystone) to the AgentApp; everything
+else through authentication (keystonemiddleware auth_token, or noauth),
+the per-project write rate limit, and pecan (ContextHook builds the
+context, EngineHook adds the RPC client).
 """
 
 from typing import Any
@@ -18,6 +20,7 @@ from swconfig.api import agent
 from swconfig.api import hooks
 from swconfig.api.middleware import fault
 from swconfig.api.middleware import noauth
+from swconfig.api.middleware import opaque_body
 from swconfig.api.middleware import ratelimit
 from swconfig.common import signing
 from swconfig.conf import CONF
@@ -35,6 +38,7 @@ def setup_app() -> Any:
         force_canonical=False,
         guess_content_type_from_ext=False,
     )
+    app = opaque_body.OpaqueBodyMiddleware(app)
     app = ratelimit.WriteRateLimiter(app)
     if CONF.auth_strategy == 'keystone':
         app = auth_token.AuthProtocol(app, {'oslo_config_config': CONF})
@@ -44,6 +48,8 @@ def setup_app() -> Any:
                     'development and the embedded default only.')
         app = noauth.NoAuthMiddleware(app)
     signing.keyring()  # a missing signing key fails at start-up
-    app = agent.AgentRouter(app, agent.AgentApp(engine_api))
+    agent_app = agent.AgentApp(engine_api)
+    app = agent.AgentRouter(app, agent_app)
     app = request_id.RequestId(app)
-    return fault.FaultWrapper(app, debug=CONF.debug)
+    app = fault.FaultWrapper(app, debug=CONF.debug)
+    return agent.AgentFastPath(app, agent_app)

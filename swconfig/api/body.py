@@ -11,6 +11,7 @@ from typing import Any
 import jsonschema
 from jsonschema import validators
 
+from swconfig.api.middleware import opaque_body
 from swconfig.common import exception
 from swconfig.conf import CONF
 
@@ -40,7 +41,8 @@ def read_raw(request: Any) -> bytes:
 def read_json(request: Any) -> dict:
     """The request's JSON object body; 400 for anything else."""
     raw = read_raw(request)
-    content_type = (request.content_type or '').split(';')[0].strip()
+    content_type = opaque_body.original_content_type(request)
+    content_type = content_type.split(';')[0].strip().lower()
     if content_type not in _JSON_TYPES or not raw.startswith(b'{'):
         raise exception.MalformedRequestBody()
     try:

@@ -7,6 +7,7 @@ object of another project is simply "not found". Functions return plain
 dicts, never live ORM objects.
 """
 
+import threading
 from typing import Any
 
 from oslo_db import api as oslo_db_api
@@ -16,6 +17,7 @@ from oslo_utils import timeutils
 import sqlalchemy as sa
 
 from swconfig.common import exception
+from swconfig.conf import CONF
 from swconfig.db import models
 
 _CONTEXT = enginefacade.transaction_context()
@@ -33,15 +35,36 @@ def dispose_engine() -> None:
     _CONTEXT.dispose_pool()
 
 
-@sa.event.listens_for(sa.engine.Engine, 'connect')
 def _sqlite_pragmas(dbapi_connection: Any, connection_record: Any) -> None:
     """WAL and a busy timeout let the embedded default's API and engine
     threads share one SQLite file without "database is locked" errors."""
-    if type(dbapi_connection).__module__.startswith('sqlite3'):
-        cursor = dbapi_connection.cursor()
-        cursor.execute('PRAGMA journal_mode=WAL')
-        cursor.execute('PRAGMA busy_timeout=30000')
-        cursor.close()
+    cursor = dbapi_connection.cursor()
+    cursor.execute('PRAGMA journal_mode=WAL')
+    cursor.execute('PRAGMA busy_timeout=30000')
+    cursor.close()
+
+
+def _sqlite_begin(connection: Any) -> None:
+    """BEGIN IMMEDIATE: take SQLite's write lock up front (waiting up to
+    the busy timeout) instead of failing at once with "database is locked"
+    when a read-then-write transaction meets a concurrent writer.
+
+    oslo.db emits a plain BEGIN unless its ``in_transaction`` marker is
+    set; this listener runs first and sets it (oslo.db clears it again at
+    commit and rollback).
+    """
+    if 'in_transaction' not in connection.info:
+        connection.exec_driver_sql('BEGIN IMMEDIATE')
+        connection.info['in_transaction'] = True
+
+
+def _on_engine_create(engine: sa.engine.Engine) -> None:
+    if engine.dialect.name == 'sqlite':
+        sa.event.listen(engine, 'connect', _sqlite_pragmas)
+        sa.event.listen(engine, 'begin', _sqlite_begin, insert=True)
+
+
+_CONTEXT.append_on_engine_create(_on_engine_create)
 
 
 def _visible_configs(context: Any, all_projects: bool = False) -> sa.Select:
@@ -466,3 +489,138 @@ def software_deployment_signal_target(context: Any,
                   model.signal_transport, model.server_id)
         .where(model.id == deployment_id)).first()
     return None if row is None else row._asdict()
+
+
+# -- the agents' hot path -----------------------------------------------------
+#
+# Agents poll every 30 s and signal in bursts, so these statements run far
+# more often than anything else. They go through a small engine of their
+# own, in autocommit mode: each statement is its own transaction, so a read
+# costs one round trip instead of four (pre-ping, BEGIN, SELECT, ROLLBACK)
+# and a signal is durable when its INSERT returns. A connection found dead
+# is retried once on a fresh one instead of being pinged before every use.
+
+_AGENT_ENGINE: tuple[Any, sa.engine.Engine] | None = None
+_AGENT_ENGINE_LOCK = threading.Lock()
+
+
+def _in_memory(url: sa.engine.URL) -> bool:
+    return url.get_backend_name() == 'sqlite' and url.database in (
+        None, '', ':memory:')
+
+
+def _create_agent_engine(source: sa.engine.Engine) -> sa.engine.Engine:
+    if _in_memory(source.url):
+        return source  # a second engine would see another database
+    size = CONF.api.agent_db_pool_size or CONF.database.max_pool_size or 5
+    options: dict[str, Any] = {
+        'isolation_level': 'AUTOCOMMIT',
+        'pool_pre_ping': False,
+        'pool_recycle': CONF.database.connection_recycle_time,
+        'pool_size': size,
+        'max_overflow': max(0, CONF.database.max_overflow or 0),
+        'pool_timeout': CONF.database.pool_timeout or 30,
+    }
+    try:
+        # SQLAlchemy >= 2.0.43: no ROLLBACK round trip on an autocommit
+        # connection's release.
+        return sa.create_engine(source.url, skip_autocommit_rollback=True,
+                                **options)
+    except TypeError:
+        return sa.create_engine(source.url, **options)
+
+
+def agent_engine() -> sa.engine.Engine:
+    """The agent path's engine, on the same database as the facade (also
+    when a test patched the facade)."""
+    global _AGENT_ENGINE
+    source = _CONTEXT.reader.get_engine()
+    current = _AGENT_ENGINE
+    if current is not None and current[0] is source:
+        return current[1]
+    with _AGENT_ENGINE_LOCK:
+        current = _AGENT_ENGINE
+        if current is None or current[0] is not source:
+            if current is not None and current[1] is not current[0]:
+                current[1].dispose()
+            current = (source, _create_agent_engine(source))
+            _AGENT_ENGINE = current
+    return current[1]
+
+
+def _autocommit(engine: sa.engine.Engine) -> bool:
+    current = _AGENT_ENGINE
+    return current is not None and current[1] is engine and (
+        current[0] is not engine)
+
+
+def _agent_execute(statement: Any, params: dict) -> sa.engine.Row | None:
+    """Run one statement; once more on a fresh connection if the pooled
+    one turned out dead (the database restarted, a proxy cut it)."""
+    engine = agent_engine()
+    for attempt in range(2):
+        try:
+            with engine.connect() as connection:
+                return connection.execute(statement, params).first()
+        except sa.exc.DBAPIError as exc:
+            if attempt or not exc.connection_invalidated:
+                raise
+    return None
+
+
+_SERVER = models.Server.__table__
+_VALIDATORS = (_SERVER.c.etag, _SERVER.c.updated_at, _SERVER.c.token_revision)
+_AGENT_HEAD = sa.select(*_VALIDATORS).where(
+    _SERVER.c.id == sa.bindparam('server_id'))
+_AGENT_GET = sa.select(*_VALIDATORS, _SERVER.c.document).where(
+    _SERVER.c.id == sa.bindparam('server_id'))
+# The document only when the agent's copy is stale: a 304 reads no blob.
+_AGENT_GET_UNLESS = sa.select(
+    *_VALIDATORS,
+    sa.case((_SERVER.c.etag == sa.bindparam('etag'), sa.null()),
+            else_=_SERVER.c.document).label('document')).where(
+    _SERVER.c.id == sa.bindparam('server_id'))
+
+
+def agent_server_document(server_id: str, with_document: bool = True,
+                          unless_etag: str | None = None) -> dict | None:
+    """The validators of a server's pre-rendered document, and the
+    document itself if ``with_document`` (but None when its ETag is
+    ``unless_etag``): one primary-key read in one round trip."""
+    if not with_document:
+        row = _agent_execute(_AGENT_HEAD, {'server_id': server_id})
+    elif unless_etag is not None:
+        row = _agent_execute(_AGENT_GET_UNLESS, {'server_id': server_id,
+                                                 'etag': unless_etag})
+    else:
+        row = _agent_execute(_AGENT_GET, {'server_id': server_id})
+    return None if row is None else row._asdict()
+
+
+_DEPLOYMENT = models.SoftwareDeployment.__table__
+_INBOX = models.SignalInbox.__table__
+_SIGNAL_TARGET = sa.select(
+    _DEPLOYMENT.c.action_revision, _DEPLOYMENT.c.status).where(
+    _DEPLOYMENT.c.id == sa.bindparam('deployment_id'))
+
+
+def agent_signal_store(deployment_id: str, action_revision: int,
+                       payload: Any) -> tuple[dict | None, int | None]:
+    """Store an agent's signal durably if its deployment exists.
+
+    Returns the deployment's current ``action_revision`` and ``status``
+    (None when there is no such deployment, and then nothing is stored)
+    and the inbox row's id. Only the read is retried on a dead
+    connection: an INSERT whose answer was lost might have happened.
+    """
+    target = _agent_execute(_SIGNAL_TARGET, {'deployment_id': deployment_id})
+    if target is None:
+        return None, None
+    engine = agent_engine()
+    with engine.connect() as connection:
+        result = connection.execute(_INBOX.insert().values(
+            deployment_id=deployment_id, action_revision=action_revision,
+            payload=payload, received_at=timeutils.utcnow()))
+        if not _autocommit(engine):
+            connection.commit()  # the facade's own (in-memory) engine
+    return target._asdict(), result.inserted_primary_key[0]

@@ -53,12 +53,6 @@ class FaultWrapper:
             if exc.code >= 500:
                 LOG.error('Request failed: %s', exc)
             return error_response(exc.code, exc.type_name, exc.message)
-        if isinstance(exc, RecursionError):
-            # Only input nested beyond Python's recursion limit gets here
-            # (pecan parses JSON bodies before swconfig's depth check).
-            limit = exception.RequestLimitExceeded(
-                detail='JSON body is nested too deeply.')
-            return error_response(limit.code, limit.type_name, limit.message)
         if isinstance(exc, messaging.MessagingTimeout):
             LOG.error('The engine did not answer in time: %s', exc)
             unavailable = exception.ServiceUnavailable(

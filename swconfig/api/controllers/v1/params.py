@@ -1,5 +1,7 @@
 """Parsing query parameters, with Heat's messages for bad values."""
 
+import pecan
+
 from swconfig.common import exception
 
 # Larger limits mean "everything"; the cap keeps the value inside every
@@ -30,3 +32,9 @@ def boolean(name: str, value: str | None) -> bool:
             reason=f'Unrecognized value "{value}" for "{name}", acceptable '
                    f'values are: true, false.')
     return value.lower() == 'true'
+
+
+def get(name: str) -> str | None:
+    """The query parameter ``name``; when repeated, the last one wins (as
+    in Heat), so a list never reaches the code below."""
+    return pecan.request.GET.get(name)

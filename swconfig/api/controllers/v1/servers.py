@@ -15,8 +15,12 @@ class AgentConfigController:
     def __init__(self, server_id: str) -> None:
         self.server_id = server_id
 
-    @pecan.expose(generic=True, template='json')
-    def index(self) -> dict:
+    @pecan.expose(generic=True)
+    def index(self) -> None:
+        pecan.abort(405)
+
+    @index.when(method='GET', template='json')
+    def get(self) -> dict:
         """The os-collect-config settings and a ready os-collect-config.conf
         for cloud-init user data. The first call claims the server for the
         caller's project (its signed URL is a credential)."""

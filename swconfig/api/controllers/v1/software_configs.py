@@ -14,15 +14,15 @@ from swconfig.db import api as db_api
 class SoftwareConfigsController(base.RestController):
 
     @pecan.expose('json')
-    def get_all(self, **query: str) -> dict:
+    def get_all(self, **_query: str) -> dict:
         all_projects = params.boolean('global_tenant',
-                                      query.get('global_tenant'))
+                                      params.get('global_tenant'))
         context = access.authorize('software_configs:index')
         if all_projects:
             access.authorize('software_configs:global_index')
-        limit = params.non_negative_int('limit', query.get('limit'))
+        limit = params.non_negative_int('limit', params.get('limit'))
         rows = db_api.software_config_get_all(
-            context, limit=limit, marker=query.get('marker') or None,
+            context, limit=limit, marker=params.get('marker') or None,
             all_projects=all_projects)
         with_project = context.is_admin or all_projects
         return {'software_configs': [views.config_summary(row, with_project)

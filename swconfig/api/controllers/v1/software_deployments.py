@@ -6,6 +6,7 @@ from swconfig.api import body
 from swconfig.api import views
 from swconfig.api.controllers import base
 from swconfig.api.controllers.v1 import access
+from swconfig.api.controllers.v1 import params
 from swconfig.api.schemas.v1 import software_deployments as schemas
 from swconfig.common import exception
 from swconfig.db import api as db_api
@@ -46,9 +47,9 @@ class SoftwareDeploymentsController(base.RestController):
     _custom_actions = {'signal': ['POST']}
 
     @pecan.expose('json')
-    def get_all(self, **query: str) -> dict:
+    def get_all(self, **_query: str) -> dict:
         context = access.authorize('software_deployments:index')
-        server_id = query.get('server_id') or None
+        server_id = params.get('server_id') or None
         rows = db_api.software_deployment_get_all(context,
                                                   server_id=server_id)
         if server_id and not rows:
