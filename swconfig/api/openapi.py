@@ -3,9 +3,10 @@
 Request bodies are the very JSON schemas the controllers validate with
 (``swconfig.api.schemas.v1``), so the document cannot drift from what the
 API accepts; response schemas mirror ``swconfig.api.views`` and the error
-body of ``swconfig.api.middleware.fault``. 3.1 rather than 3.0 because the
-request schemas are plain JSON Schema (``"type": ["string", "null"]``),
-which only 3.1 allows.
+body of ``swconfig.api.middleware.fault``. The signed URLs agents call
+(``swconfig.api.agent``) are documented too: the app serves them. 3.1
+rather than 3.0 because the request schemas are plain JSON Schema
+(``"type": ["string", "null"]``), which only 3.1 allows.
 
 The document is built once per process (:func:`document`) and must be
 treated as read-only: it shares its request schemas with the validators.
@@ -187,13 +188,20 @@ ERROR_RESPONSES: dict[str, tuple[str, str]] = {
     '400': ('BadRequest', 'Malformed or invalid request: bad query '
                           'values or body, NUL characters in the URL, '
                           'quota exceeded.'),
-    '403': ('Forbidden', 'The path names another project, or the policy '
-                         'denies the action.'),
+    '403': ('Forbidden', 'The path names another project, the policy '
+                         'denies the action, the server belongs to '
+                         'another project, or a signed URL is not valid '
+                         '(any more).'),
     '404': ('NotFound', 'No such object visible to the caller.'),
     '405': ('MethodNotAllowed', 'Any method not listed for a path.'),
-    '409': ('Conflict', 'The config is referenced by a deployment, or '
-                        'the deployment changed concurrently.'),
+    '409': ('Conflict', 'The config is referenced by a deployment, the '
+                        'server still has deployments, or the deployment '
+                        'changed concurrently.'),
+    '429': ('TooManyRequests', 'Over the project\'s write rate ([api] '
+                               'max_writes_per_second_per_project; off by '
+                               'default); see Retry-After.'),
 }
+WRITES = ('post', 'put', 'patch', 'delete')
 
 
 def _error_responses() -> dict[str, dict]:
@@ -275,7 +283,8 @@ def _deployment_links() -> dict:
         for name, op in (('ShowDeployment', 'showSoftwareDeployment'),
                          ('UpdateDeployment', 'updateSoftwareDeployment'),
                          ('DeleteDeployment', 'deleteSoftwareDeployment'),
-                         ('ListEvents', 'listSoftwareDeploymentEvents'))}
+                         ('ListEvents', 'listSoftwareDeploymentEvents'),
+                         ('Signal', 'signalSoftwareDeployment'))}
     links['ServerMetadata'] = {
         'operationId': 'showServerMetadata',
         'parameters': {'tenant_id': tenant, 'server_id':
@@ -481,8 +490,14 @@ def _agent_paths() -> dict:
 
 
 def _paths() -> dict:
-    return {**_root_paths(), **_config_paths(), **_deployment_paths(),
-            **_server_paths(), **_agent_paths()}
+    paths = {**_root_paths(), **_config_paths(), **_deployment_paths(),
+             **_server_paths(), **_agent_paths()}
+    # swconfig.api.middleware.ratelimit: every authenticated write.
+    for path, item in paths.items():
+        for method in WRITES:
+            if path.startswith(PROJECT) and method in item:
+                item[method]['responses'].update(_errors(429))
+    return paths
 
 
 @functools.cache

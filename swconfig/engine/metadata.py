@@ -27,8 +27,13 @@ DESIRED_STATE_ACTIONS = frozenset(
 RENDER_ATTEMPTS = 5
 
 
+FINAL_STATUSES = frozenset(('COMPLETE', 'FAILED'))
+
+
 def stays_in_document(deployment: dict) -> bool:
-    return (deployment['status'] == 'IN_PROGRESS'
+    """Desired-state actions always stay; any other action stays until it
+    is final (Heat: only COMPLETE and FAILED are; anything else waits)."""
+    return (deployment['status'] not in FINAL_STATUSES
             or deployment['action'] in DESIRED_STATE_ACTIONS)
 
 
@@ -49,6 +54,12 @@ def build_document(server: dict, rows: list[dict]) -> str:
     return json.dumps(document, separators=(',', ':'), sort_keys=True)
 
 
+def document_etag(document: str) -> str:
+    """A digest of the document's bytes: equal documents get equal ETags,
+    whichever engine rendered them, so agents see no false changes."""
+    return hashlib.sha256(document.encode('utf-8')).hexdigest()[:32]
+
+
 def render(server_id: str) -> None:
     """Re-render the server's document; a no-op when nothing changed.
 
@@ -63,7 +74,7 @@ def render(server_id: str) -> None:
             return
         document = build_document(
             server, db_api.server_deployment_configs(admin, server_id))
-        etag = hashlib.sha256(document.encode('utf-8')).hexdigest()[:32]
+        etag = document_etag(document)
         if etag == server['etag']:
             return
         if db_api.server_document_store(admin, server_id,

@@ -144,11 +144,8 @@ def fail_timed_out() -> int:
     now = timeutils.utcnow()
     expired = db_api.software_deployment_timed_out(admin, now, SWEEP_BATCH)
     for deployment in expired:
-        seconds = int((deployment['timeout_at']
-                       - deployment['created_at']).total_seconds())
-        if deployment['updated_at'] is not None:
-            seconds = int((deployment['timeout_at']
-                           - deployment['updated_at']).total_seconds())
+        seconds = round((deployment['timeout_at']
+                         - deployment['created_at']).total_seconds())
         reason = (f'Deployment timed out: no signal within {seconds} '
                   f'seconds')
         try:

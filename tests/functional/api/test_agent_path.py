@@ -30,7 +30,7 @@ DEPLOY_INPUTS = ['deploy_server_id', 'deploy_action',
 OUTPUTS = [{'name': 'result'}, {'name': 'err', 'error_output': True}]
 
 
-# -- helpers -----------------------------------------------------------------
+# -- helpers ------------------------------------------------------------------
 
 def _deployments(project: str, suffix: str = '') -> str:
     return helpers.url(project, 'software_deployments', suffix)
@@ -129,7 +129,7 @@ def _config_ids(document: dict) -> list[str]:
     return [entry['id'] for entry in document['deployments']]
 
 
-# -- server-side derivation --------------------------------------------------
+# -- server-side derivation ---------------------------------------------------
 
 def test_heat_signal_derives_a_new_config(api, project):
     server = f'{project}-srv'
@@ -215,7 +215,7 @@ def test_no_signal_default_and_unknown_transports(api, project):
                                f'/{other}/agent-config')).status == 200
 
 
-# -- the agent's metadata document -------------------------------------------
+# -- the agent's metadata document --------------------------------------------
 
 def test_metadata_document_validators_and_changes(api, project):
     server = f'{project}-srv'
@@ -247,7 +247,9 @@ def test_metadata_document_validators_and_changes(api, project):
     assert head.headers['ETag'] == etag
     assert head.headers['Last-Modified'] == last_modified
     # Nothing changed: the same bytes, the same validators (agent-config
-    # re-renders, but an unchanged document is not rewritten).
+    # re-renders, but an unchanged document is not rewritten, so even a
+    # second later Last-Modified has not moved).
+    time.sleep(1.05)
     assert _metadata_url(api, project, server) == url
     again = api.get(_local(url))
     assert (again.text, again.headers['ETag'],
@@ -513,3 +515,52 @@ def test_server_belongs_to_the_first_project(api, project):
                                      f'/{server}/agent-config')),
                  403, 'ServerOwnedByOtherProject')
     assert api.get(_local(url)).text == owner_document
+
+
+def test_back_to_back_signals_apply_exactly_once(api, project):
+    server = f'{project}-srv'
+    source = _config(api, project)
+    deployment = _derived(api, project, server, source['id'])
+    url = _local(_signal_url(api, project, deployment))
+    replies = [api.put(url, data=json.dumps({'result': n})) for n in (1, 2)]
+    assert replies[0].status == 200, replies[0].text
+    assert replies[1].status in (200, 403), replies[1].text
+    done = _wait_finished(api, project, deployment['id'])
+    assert done['output_values']['result'] in (1, 2)
+    _wait_event(api, project, deployment['id'], 'Duplicate signal ignored')
+    reasons = [e['reason'] for e in _events(api, project, deployment['id'])]
+    assert reasons.count('Outputs received') == 1
+    assert len([r for r in reasons if r.startswith('Duplicate')]) == 1
+    assert _show(api, project, deployment['id']) == done
+
+
+def test_malformed_agent_urls_are_client_errors(api, project):
+    """Never a 500 (design.md §3): ids no server can have (NUL, which
+    PostgreSQL cannot even compare, or bytes that are not UTF-8) are simply
+    not found; an over-long server id cannot be claimed (400, as for a
+    deployment's server_id). All cases are checked before failing."""
+    long_id = 's' * 256
+    cases = [
+        ('GET', '/agent/servers/abc%00/metadata?token=x', (400, 404)),
+        ('GET', '/agent/servers/%ff/metadata?token=x', (400, 404)),
+        ('PUT', '/agent/deployments/abc%00/signal?revision=1&token=x',
+         (400, 404)),
+        ('PUT', '/agent/deployments/%ff/signal?revision=1&token=x',
+         (400, 404)),
+        ('GET', helpers.url(project, 'servers', f'/{long_id}/agent-config'),
+         (400,)),
+        ('GET', helpers.url(project, 'servers',
+                            f'/{project}{"s" * (255 - len(project))}'
+                            f'/agent-config'), (200,)),
+    ]
+    wrong = []
+    for method, path, statuses in cases:
+        reply = api.request(method, path, data='{}' if method == 'PUT'
+                            else None)
+        if reply.status not in statuses or (
+                reply.status >= 400 and set(reply.json) != {
+                    'code', 'title', 'explanation', 'error'}):
+            error = (reply.json or {}).get('error') or {}
+            wrong.append(f'{method} {path[:50]} -> {reply.status} '
+                         f'{error.get("type")}')
+    assert not wrong, '; '.join(wrong)

@@ -25,6 +25,7 @@ class AgentConfigController:
         for cloud-init user data. The first call claims the server for the
         caller's project (its signed URL is a credential)."""
         context = access.authorize('servers:agent_config')
+        body.validate(schemas.SERVER_ID, self.server_id)
         return pecan.request.engine.get_agent_config(
             context, self.server_id, base_url=pecan.request.application_url)
 

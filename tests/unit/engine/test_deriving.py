@@ -1,0 +1,229 @@
+"""Server-side derivation (heat-compat.md §4): ``deriving.derive`` builds the
+config an agent receives from a source config, the input values and the
+signal transport."""
+
+import copy
+import urllib.parse
+
+from oslo_utils import uuidutils
+import pytest
+
+from swconfig import transports
+from swconfig.common import signing
+from swconfig.engine import deriving
+from swconfig.transports import base as transport_base
+
+SERVER = {'id': 'srv-1', 'base_url': 'https://swconfig.example:8004'}
+DEPLOYMENT_ID = '0b1c2d3e-0000-4000-8000-000000000001'
+DEPLOY_NAMES = ['deploy_server_id', 'deploy_action',
+                'deploy_signal_transport']
+
+
+def source_config(**overrides):
+    row = {
+        'id': 'src-1',
+        'name': 'source',
+        'group': 'script',
+        'config': '#!/bin/sh\n',
+        'inputs': [
+            {'name': 'foo', 'type': 'String', 'description': 'Foo',
+             'default': 'foo-default', 'replace_on_change': True},
+            {'name': 'bar', 'type': 'Number', 'default': None},
+            {'name': 'baz', 'type': 'Json', 'default': {'k': 'v'}},
+        ],
+        'outputs': [{'name': 'result', 'type': 'String',
+                     'error_output': False}],
+        'options': {'opt': 1},
+        'tenant': 'project-1',
+    }
+    row.update(overrides)
+    return row
+
+
+class RecordingTransport(transport_base.SignalTransport):
+    """A transport of the test's own: its inputs name what it was given."""
+
+    name = 'RECORDING'
+
+    def signal_inputs(self, server, deployment_id, action_revision):
+        return [transport_base.string_input(
+            'deploy_recorded', f'{server["id"]}/{deployment_id}/'
+                               f'{action_revision}', 'recorded')]
+
+
+@pytest.fixture
+def keyring(monkeypatch):
+    keys = signing.KeyRing({'unit': b'u' * 32}, 'unit')
+    monkeypatch.setattr(signing, '_KEYRING', keys)
+    return keys
+
+
+def derive(source=None, input_values=None, transport=None, action='CREATE',
+           revision=1, name=None):
+    return deriving.derive(source or source_config(), SERVER, DEPLOYMENT_ID,
+                           revision, action, input_values or {},
+                           transport or transports.get('NO_SIGNAL'),
+                           name=name)
+
+
+def names(derived):
+    return [item['name'] for item in derived['inputs']]
+
+
+def by_name(derived):
+    return {item['name']: item for item in derived['inputs']}
+
+
+# -- inputs -------------------------------------------------------------------
+
+def test_input_order_declared_undeclared_then_deploy():
+    derived = derive(input_values={'zeta': 'z', 'bar': 2, 'alpha': 'a'},
+                     transport=RecordingTransport())
+    assert names(derived) == (['foo', 'bar', 'baz', 'zeta', 'alpha']
+                              + DEPLOY_NAMES + ['deploy_recorded'])
+
+
+def test_declared_inputs_get_value_or_default():
+    source = source_config()
+    derived = derive(source, input_values={'bar': 7})
+    assert derived['inputs'][:3] == [
+        dict(source['inputs'][0], value='foo-default'),
+        dict(source['inputs'][1], value=7),
+        dict(source['inputs'][2], value={'k': 'v'}),
+    ]
+
+
+def test_declared_input_without_default_or_value_is_null():
+    source = source_config(inputs=[{'name': 'bare', 'type': 'String'}])
+    assert derive(source)['inputs'][0] == {'name': 'bare', 'type': 'String',
+                                           'value': None}
+
+
+def test_an_explicit_null_value_beats_the_default():
+    derived = derive(input_values={'foo': None})
+    assert by_name(derived)['foo']['value'] is None
+
+
+def test_falsy_values_are_kept():
+    derived = derive(input_values={'foo': '', 'bar': 0, 'baz': {}})
+    values = [item['value'] for item in derived['inputs'][:3]]
+    assert values == ['', 0, {}]
+
+
+def test_undeclared_values_become_string_inputs():
+    derived = derive(input_values={'extra': {'nested': [1]}, 'n': 5})
+    assert derived['inputs'][3:5] == [
+        {'name': 'extra', 'type': 'String', 'value': {'nested': [1]}},
+        {'name': 'n', 'type': 'String', 'value': 5},
+    ]
+
+
+def test_deploy_inputs():
+    derived = derive(action='BACKUP', transport=transports.get('NO_SIGNAL'))
+    deploy = derived['inputs'][3:]
+    assert [item['name'] for item in deploy] == DEPLOY_NAMES
+    assert [item['value'] for item in deploy] == ['srv-1', 'BACKUP',
+                                                  'NO_SIGNAL']
+    for item in deploy:
+        assert item['type'] == 'String'
+        assert set(item) == {'name', 'type', 'value', 'description'}
+        assert item['description']
+
+
+def test_transport_inputs_come_last_and_see_server_and_revision():
+    derived = derive(transport=RecordingTransport(), revision=4)
+    assert derived['inputs'][-1]['value'] == f'srv-1/{DEPLOYMENT_ID}/4'
+    assert by_name(derived)['deploy_signal_transport']['value'] == (
+        'RECORDING')
+
+
+def test_heat_signal_inputs(keyring):
+    derived = derive(transport=transports.get('HEAT_SIGNAL'), revision=3)
+    assert names(derived)[-5:] == DEPLOY_NAMES + ['deploy_signal_id',
+                                                  'deploy_signal_verb']
+    inputs = by_name(derived)
+    assert inputs['deploy_signal_transport']['value'] == 'HEAT_SIGNAL'
+    assert inputs['deploy_signal_verb']['value'] == 'PUT'
+    url = urllib.parse.urlsplit(inputs['deploy_signal_id']['value'])
+    assert (url.scheme, url.netloc) == ('https', 'swconfig.example:8004')
+    assert url.path == f'/agent/deployments/{DEPLOYMENT_ID}/signal'
+    query = urllib.parse.parse_qs(url.query)
+    assert query['revision'] == ['3']
+    (token,) = query['token']
+    assert signing.verify_signal(token, DEPLOYMENT_ID, 3)
+    assert not signing.verify_signal(token, DEPLOYMENT_ID, 2)
+    for name in ('deploy_signal_id', 'deploy_signal_verb'):
+        assert inputs[name]['type'] == 'String'
+
+
+def test_each_action_revision_gets_its_own_signal_url(keyring):
+    heat = transports.get('HEAT_SIGNAL')
+    first = by_name(derive(transport=heat, revision=1))['deploy_signal_id']
+    second = by_name(derive(transport=heat, revision=2))['deploy_signal_id']
+    assert first['value'] != second['value']
+
+
+def test_no_signal_adds_no_signal_inputs():
+    derived = derive(transport=transports.get('NO_SIGNAL'))
+    assert names(derived)[-3:] == DEPLOY_NAMES
+    assert not {'deploy_signal_id', 'deploy_signal_verb'} & set(
+        names(derived))
+
+
+def test_nothing_given_is_mutated():
+    source = source_config()
+    input_values = {'foo': 'f', 'extra': 'e'}
+    snapshot = copy.deepcopy((source, input_values))
+    derive(source, input_values=input_values)
+    assert (source, input_values) == snapshot
+
+
+# -- the other fields ---------------------------------------------------------
+
+def test_fields_copied_from_the_source():
+    source = source_config()
+    derived = derive(source)
+    assert derived['outputs'] == source['outputs']
+    assert derived['options'] == source['options']
+    assert derived['config'] == source['config']
+    assert derived['group'] == 'script'
+    assert derived['tenant'] == 'project-1'
+    assert set(derived) == {'id', 'name', 'group', 'config', 'inputs',
+                            'outputs', 'options', 'tenant'}
+
+
+def test_a_new_id_every_time():
+    first, second = derive(), derive()
+    assert uuidutils.is_uuid_like(first['id'])
+    assert first['id'] != second['id']
+    assert first['id'] != 'src-1'
+
+
+@pytest.mark.parametrize('given, source_name, expected', [
+    ('deployment-name', 'source', 'deployment-name'),
+    (None, 'source', 'source'),
+    ('', 'source', 'source'),
+    (None, None, None),
+])
+def test_name(given, source_name, expected):
+    derived = derive(source_config(name=source_name), name=given)
+    assert derived['name'] == expected
+
+
+@pytest.mark.parametrize('group, expected', [
+    ('puppet', 'puppet'), (None, 'Heat::Ungrouped'),
+    ('', 'Heat::Ungrouped')])
+def test_group(group, expected):
+    assert derive(source_config(group=group))['group'] == expected
+
+
+@pytest.mark.parametrize('config, expected', [
+    (None, ''), ('', ''), ('echo', 'echo'), ({'a': [1]}, {'a': [1]})])
+def test_config(config, expected):
+    assert derive(source_config(config=config))['config'] == expected
+
+
+@pytest.mark.parametrize('options, expected', [
+    (None, {}), ({}, {}), ({'x': True}, {'x': True})])
+def test_options(options, expected):
+    assert derive(source_config(options=options))['options'] == expected
