@@ -60,6 +60,13 @@ def heat(request, embedded_service, project):
     return heat_client.Client('1', session=session, endpoint=url)
 
 
+@pytest.fixture
+def srv(project) -> str:
+    """A server id prefix of this test's own: servers belong to the first
+    project that deploys to them."""
+    return f'{project}-srv'
+
+
 def unknown_id() -> str:
     return str(uuid.uuid4())
 
@@ -70,7 +77,7 @@ def make_config(heat, name='cfg', **kwargs):
         config=kwargs.pop('config', '#!/bin/sh\necho hello\n'), **kwargs)
 
 
-def make_deployment(heat, config_id, server_id='server-1', **kwargs):
+def make_deployment(heat, config_id, server_id, **kwargs):
     return heat.software_deployments.create(
         config_id=config_id, server_id=server_id, **kwargs)
 
@@ -145,9 +152,9 @@ def test_config_delete(heat):
     assert heat.software_configs.list() == []
 
 
-def test_config_delete_referenced_is_conflict(heat):
+def test_config_delete_referenced_is_conflict(heat, srv):
     config = make_config(heat)
-    make_deployment(heat, config.id)
+    make_deployment(heat, config.id, srv + '-1')
     with pytest.raises(heat_exc.HTTPConflict) as info:
         heat.software_configs.delete(config.id)
     assert info.value.code == 409
@@ -158,18 +165,18 @@ def test_config_delete_referenced_is_conflict(heat):
 
 # -- software deployments ---------------------------------------------------
 
-def test_deployment_create_get_list(heat):
+def test_deployment_create_get_list(heat, srv):
     config = make_config(heat, inputs=INPUTS, outputs=OUTPUTS)
     created = make_deployment(
-        heat, config.id, server_id='server-a',
+        heat, config.id, server_id=srv + '-a',
         input_values={'count': 5, 'flavour': 'mint'}, action='CREATE',
         status='IN_PROGRESS', status_reason='Deploy data available')
-    other = make_deployment(heat, config.id, server_id='server-b',
+    other = make_deployment(heat, config.id, server_id=srv + '-b',
                             action='CREATE', status='IN_PROGRESS')
 
     uuid.UUID(created.id)
     assert created.config_id == config.id
-    assert created.server_id == 'server-a'
+    assert created.server_id == srv + '-a'
     assert created.input_values == {'count': 5, 'flavour': 'mint'}
     assert created.output_values is None
     assert created.action == 'CREATE'
@@ -181,28 +188,28 @@ def test_deployment_create_get_list(heat):
     assert heat.software_deployments.get(created.id).to_dict() == \
         created.to_dict()
 
-    listed = heat.software_deployments.list(server_id='server-a')
+    listed = heat.software_deployments.list(server_id=srv + '-a')
     assert [d.to_dict() for d in listed] == [created.to_dict()]
     assert [d.id for d in heat.software_deployments.list(
-        server_id='server-b')] == [other.id]
+        server_id=srv + '-b')] == [other.id]
     assert heat.software_deployments.list(server_id='no-such-server') == []
     assert {d.id for d in heat.software_deployments.list()} == {
         created.id, other.id}
 
 
-def test_deployment_create_without_optional_fields(heat):
+def test_deployment_create_without_optional_fields(heat, srv):
     config = make_config(heat)
-    created = make_deployment(heat, config.id)
+    created = make_deployment(heat, config.id, srv + '-1')
     assert created.input_values == {}
     assert created.action is None
     assert created.status is None
     assert created.status_reason is None
 
 
-def test_deployment_update(heat):
+def test_deployment_update(heat, srv):
     config = make_config(heat, outputs=OUTPUTS)
-    deployment = make_deployment(heat, config.id, action='CREATE',
-                                 status='IN_PROGRESS')
+    deployment = make_deployment(heat, config.id, srv + '-1',
+                                 action='CREATE', status='IN_PROGRESS')
 
     updated = heat.software_deployments.update(
         deployment.id, status='COMPLETE', status_reason='Outputs received',
@@ -233,16 +240,16 @@ def test_deployment_update(heat):
         deployment.id).config_id == new_config.id
 
 
-def test_deployment_metadata(heat):
+def test_deployment_metadata(heat, srv):
     beta = make_config(heat, name='beta', inputs=[
         {'name': 'x', 'value': 'for-the-agent'}], outputs=OUTPUTS,
         options={'o': 1})
     alpha = make_config(heat, name='alpha')
-    make_deployment(heat, beta.id, server_id='srv-m')
-    make_deployment(heat, alpha.id, server_id='srv-m')
-    make_deployment(heat, alpha.id, server_id='srv-other')
+    make_deployment(heat, beta.id, server_id=srv + '-m')
+    make_deployment(heat, alpha.id, server_id=srv + '-m')
+    make_deployment(heat, alpha.id, server_id=srv + '-other')
 
-    metadata = heat.software_deployments.metadata(server_id='srv-m')
+    metadata = heat.software_deployments.metadata(server_id=srv + '-m')
     assert isinstance(metadata, list)
     # Sorted by config name; each item is the full config representation.
     assert [item['id'] for item in metadata] == [alpha.id, beta.id]
@@ -253,23 +260,23 @@ def test_deployment_metadata(heat):
     assert heat.software_deployments.metadata(server_id='srv-none') == []
 
 
-def test_deployment_delete(heat):
+def test_deployment_delete(heat, srv):
     config = make_config(heat)
-    deployment = make_deployment(heat, config.id, server_id='srv-d')
+    deployment = make_deployment(heat, config.id, server_id=srv + '-d')
     assert heat.software_deployments.delete(deployment.id) is None
 
     with pytest.raises(heat_exc.HTTPNotFound) as info:
         heat.software_deployments.get(deployment.id)
     assert f'Deployment with id {deployment.id} not found' in str(info.value)
-    assert heat.software_deployments.list(server_id='srv-d') == []
-    assert heat.software_deployments.metadata(server_id='srv-d') == []
+    assert heat.software_deployments.list(server_id=srv + '-d') == []
+    assert heat.software_deployments.metadata(server_id=srv + '-d') == []
     # The config is no longer referenced and can go now.
     assert heat.software_configs.delete(config.id) is None
 
 
 # -- error mapping ----------------------------------------------------------
 
-def test_unknown_config_is_not_found(heat):
+def test_unknown_config_is_not_found(heat, srv):
     missing = unknown_id()
     message = f'Software config with id {missing} not found'
     with pytest.raises(heat_exc.HTTPNotFound) as info:
@@ -278,7 +285,7 @@ def test_unknown_config_is_not_found(heat):
     assert info.value.code == 404
 
     with pytest.raises(heat_exc.HTTPNotFound) as info:
-        make_deployment(heat, missing)
+        make_deployment(heat, missing, 'any-server')
     assert message in str(info.value)
 
     with pytest.raises(heat_exc.HTTPNotFound) as info:
@@ -286,9 +293,9 @@ def test_unknown_config_is_not_found(heat):
     assert message in str(info.value)
 
 
-def test_unknown_config_in_deployment_update_is_not_found(heat):
+def test_unknown_config_in_deployment_update_is_not_found(heat, srv):
     config = make_config(heat)
-    deployment = make_deployment(heat, config.id)
+    deployment = make_deployment(heat, config.id, srv + '-1')
     missing = unknown_id()
     with pytest.raises(heat_exc.HTTPNotFound) as info:
         heat.software_deployments.update(deployment.id, config_id=missing)
