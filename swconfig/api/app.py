@@ -4,7 +4,8 @@ From the outside in: AgentFastPath (the agents' successful polls and
 signals, served without the rest of the chain) -> FaultWrapper (every
 error becomes Heat's JSON body) -> request id -> AgentRouter:
 ``/agent/...`` (signed URLs, no Keystone) to the AgentApp; everything
-else through authentication (keystonemiddleware auth_token, or noauth),
+else but the public version and OpenAPI documents through authentication
+(keystonemiddleware auth_token, or noauth),
 the per-project write rate limit, and pecan (ContextHook builds the
 context, EngineHook adds the RPC client).
 """
@@ -21,6 +22,7 @@ from swconfig.api import hooks
 from swconfig.api.middleware import fault
 from swconfig.api.middleware import noauth
 from swconfig.api.middleware import opaque_body
+from swconfig.api.middleware import public
 from swconfig.api.middleware import ratelimit
 from swconfig.common import signing
 from swconfig.conf import CONF
@@ -38,7 +40,7 @@ def setup_app() -> Any:
         force_canonical=False,
         guess_content_type_from_ext=False,
     )
-    app = opaque_body.OpaqueBodyMiddleware(app)
+    app = pecan_app = opaque_body.OpaqueBodyMiddleware(app)
     app = ratelimit.WriteRateLimiter(app)
     if CONF.auth_strategy == 'keystone':
         app = auth_token.AuthProtocol(app, {'oslo_config_config': CONF})
@@ -47,6 +49,7 @@ def setup_app() -> Any:
                     'member of the project in the URL. Use this for '
                     'development and the embedded default only.')
         app = noauth.NoAuthMiddleware(app)
+    app = public.PublicPaths(app, pecan_app)
     signing.keyring()  # a missing signing key fails at start-up
     agent_app = agent.AgentApp(engine_api)
     app = agent.AgentRouter(app, agent_app)

@@ -45,6 +45,14 @@ opts = [
                min=1,
                help='How many writes a project may make at once before '
                     'max_writes_per_second_per_project applies.'),
+    cfg.IntOpt('agent_db_pool_size',
+               default=0,
+               min=0,
+               help='Database connections each API worker keeps for the '
+                    'agents\' metadata polls and signals, which use a '
+                    'small autocommit pool of their own (one round trip '
+                    'per read). Size it to the request threads of a '
+                    'worker; 0 means [database] max_pool_size.'),
     cfg.URIOpt('public_url',
                help='Public base URL of this API, e.g. '
                     'https://swconfig.example.com:8004. Used to build the '

@@ -207,11 +207,17 @@ def software_deployment_get_all(context: Any,
 
 
 @reader
-def software_deployment_count(context: Any) -> int:
+def software_deployment_count(context: Any,
+                              at_most: int | None = None) -> int:
+    """The project's deployments; counting stops at ``at_most`` (a quota
+    check needs no more), so the cost does not grow with the table."""
     model = models.SoftwareDeployment
-    query = sa.select(sa.func.count()).select_from(model).where(sa.or_(
+    rows = sa.select(sa.literal(1)).select_from(model).where(sa.or_(
         model.tenant == context.project_id,
         model.stack_user_project_id == context.project_id))
+    if at_most is not None:
+        rows = rows.limit(at_most)
+    query = sa.select(sa.func.count()).select_from(rows.subquery())
     return context.session.scalar(query)
 
 
@@ -402,18 +408,36 @@ def server_document_get(context: Any, server_id: str,
     return None if row is None else row._asdict()
 
 
+def _columns(model: Any, prefix: str) -> list:
+    return [column.label(f'{prefix}{column.key}')
+            for column in model.__table__.columns]
+
+
+def _split(row: Any, **prefixes: str) -> dict[str, dict | None]:
+    """A joined Core row back into one dict per table (None for the
+    missing side of an outer join)."""
+    values = row._asdict()
+    parts = {}
+    for name, prefix in prefixes.items():
+        part = {key[len(prefix):]: value for key, value in values.items()
+                if key.startswith(prefix)}
+        parts[name] = part if part.get('id') is not None else None
+    return parts
+
+
 @reader
 def server_deployment_configs(context: Any, server_id: str) -> list[dict]:
     """Every deployment of a server with its config, oldest first: the
-    input of the metadata renderer."""
+    input of the metadata renderer. Core rows, not ORM objects: renders
+    run for every change of every server."""
     deployment = models.SoftwareDeployment
     config = models.SoftwareConfig
-    query = (sa.select(deployment, config)
+    query = (sa.select(*_columns(deployment, 'd_'), *_columns(config, 'c_'))
              .join(config, deployment.config_id == config.id)
              .where(deployment.server_id == server_id)
              .order_by(deployment.created_at.asc(), deployment.id.asc()))
-    return [{'deployment': d.to_dict(), 'config': c.to_dict()}
-            for d, c in context.session.execute(query)]
+    return [_split(row, deployment='d_', config='c_')
+            for row in context.session.execute(query)]
 
 
 @writer
@@ -451,6 +475,27 @@ def signal_inbox_add(context: Any, deployment_id: str,
 def signal_inbox_get(context: Any, inbox_id: int) -> dict | None:
     row = context.session.get(models.SignalInbox, inbox_id)
     return None if row is None else row.to_dict()
+
+
+@reader
+def signal_inbox_context(context: Any, inbox_id: int) -> dict | None:
+    """What applying a stored signal needs, in one query: the signal, its
+    deployment (None once deleted) and the outputs declared by the
+    deployment's config. None if there is no such signal."""
+    inbox = models.SignalInbox
+    deployment = models.SoftwareDeployment
+    config = models.SoftwareConfig
+    row = context.session.execute(
+        sa.select(*_columns(inbox, 's_'), *_columns(deployment, 'd_'),
+                  config.outputs.label('outputs'))
+        .outerjoin(deployment, deployment.id == inbox.deployment_id)
+        .outerjoin(config, config.id == deployment.config_id)
+        .where(inbox.id == inbox_id)).first()
+    if row is None:
+        return None
+    found = _split(row, signal='s_', deployment='d_')
+    found['outputs'] = row.outputs
+    return found
 
 
 @reader
@@ -499,8 +544,11 @@ def software_deployment_signal_target(context: Any,
 # costs one round trip instead of four (pre-ping, BEGIN, SELECT, ROLLBACK)
 # and a signal is durable when its INSERT returns. A connection found dead
 # is retried once on a fresh one instead of being pinged before every use.
+# The polls' SELECTs are compiled once per engine and run on the pooled
+# DBAPI connection directly: SQLAlchemy's per-execution machinery cost more
+# CPU than the database did.
 
-_AGENT_ENGINE: tuple[Any, sa.engine.Engine] | None = None
+_AGENT_ENGINE: tuple[Any, sa.engine.Engine, dict] | None = None
 _AGENT_ENGINE_LOCK = threading.Lock()
 
 
@@ -521,6 +569,8 @@ def _create_agent_engine(source: sa.engine.Engine) -> sa.engine.Engine:
         'max_overflow': max(0, CONF.database.max_overflow or 0),
         'pool_timeout': CONF.database.pool_timeout or 30,
     }
+    if source.url.get_backend_name() == 'sqlite':
+        options['connect_args'] = {'timeout': 30}  # wait for the writer
     try:
         # SQLAlchemy >= 2.0.43: no ROLLBACK round trip on an autocommit
         # connection's release.
@@ -530,22 +580,31 @@ def _create_agent_engine(source: sa.engine.Engine) -> sa.engine.Engine:
         return sa.create_engine(source.url, **options)
 
 
-def agent_engine() -> sa.engine.Engine:
-    """The agent path's engine, on the same database as the facade (also
-    when a test patched the facade)."""
+def _agent() -> tuple[sa.engine.Engine, dict]:
+    """The agent path's engine and its compiled statements, on the same
+    database as the facade (also when a test patched the facade)."""
     global _AGENT_ENGINE
     source = _CONTEXT.reader.get_engine()
     current = _AGENT_ENGINE
     if current is not None and current[0] is source:
-        return current[1]
+        return current[1], current[2]
     with _AGENT_ENGINE_LOCK:
         current = _AGENT_ENGINE
         if current is None or current[0] is not source:
             if current is not None and current[1] is not current[0]:
                 current[1].dispose()
-            current = (source, _create_agent_engine(source))
+            engine = _create_agent_engine(source)
+            with engine.connect():
+                pass  # the dialect learns the server before compiling
+            current = (source, engine, {
+                name: _Prepared(engine, statement)
+                for name, statement in _AGENT_STATEMENTS.items()})
             _AGENT_ENGINE = current
-    return current[1]
+    return current[1], current[2]
+
+
+def agent_engine() -> sa.engine.Engine:
+    return _agent()[0]
 
 
 def _autocommit(engine: sa.engine.Engine) -> bool:
@@ -554,32 +613,74 @@ def _autocommit(engine: sa.engine.Engine) -> bool:
         current[0] is not engine)
 
 
-def _agent_execute(statement: Any, params: dict) -> sa.engine.Row | None:
-    """Run one statement; once more on a fresh connection if the pooled
-    one turned out dead (the database restarted, a proxy cut it)."""
-    engine = agent_engine()
-    for attempt in range(2):
-        try:
-            with engine.connect() as connection:
-                return connection.execute(statement, params).first()
-        except sa.exc.DBAPIError as exc:
-            if attempt or not exc.connection_invalidated:
-                raise
-    return None
+class _Prepared:
+    """A Core SELECT compiled once for one engine's dialect and run on a
+    raw pooled DBAPI cursor, with the column types' result processing
+    (e.g. SQLite's timestamps arrive as text)."""
+
+    def __init__(self, engine: sa.engine.Engine, statement: Any) -> None:
+        dialect = engine.dialect
+        compiled = statement.compile(dialect=dialect)
+        self.sql = compiled.string
+        self.order = (list(compiled.positiontup) if compiled.positional
+                      else None)
+        self.names = [column.key for column in statement.selected_columns]
+        self.processors = [
+            column.type.dialect_impl(dialect).result_processor(dialect,
+                                                               None)
+            for column in statement.selected_columns]
+
+    def first(self, engine: sa.engine.Engine, params: dict) -> dict | None:
+        args: Any = (tuple(params[name] for name in self.order)
+                     if self.order is not None else params)
+        for attempt in range(2):
+            connection = engine.raw_connection()
+            cursor = None
+            try:
+                cursor = connection.cursor()
+                try:
+                    cursor.execute(self.sql, args)
+                    row = cursor.fetchone()
+                finally:
+                    cursor.close()
+            except engine.dialect.loaded_dbapi.Error as exc:
+                if not engine.dialect.is_disconnect(
+                        exc, connection.dbapi_connection, cursor):
+                    raise
+                connection.invalidate(exc)
+                if attempt:
+                    raise
+                continue
+            finally:
+                connection.close()
+            if row is None:
+                return None
+            return {name: (value if process is None else process(value))
+                    for name, value, process in zip(
+                        self.names, row, self.processors, strict=True)}
+        return None
 
 
 _SERVER = models.Server.__table__
 _VALIDATORS = (_SERVER.c.etag, _SERVER.c.updated_at, _SERVER.c.token_revision)
-_AGENT_HEAD = sa.select(*_VALIDATORS).where(
-    _SERVER.c.id == sa.bindparam('server_id'))
-_AGENT_GET = sa.select(*_VALIDATORS, _SERVER.c.document).where(
-    _SERVER.c.id == sa.bindparam('server_id'))
-# The document only when the agent's copy is stale: a 304 reads no blob.
-_AGENT_GET_UNLESS = sa.select(
-    *_VALIDATORS,
-    sa.case((_SERVER.c.etag == sa.bindparam('etag'), sa.null()),
-            else_=_SERVER.c.document).label('document')).where(
-    _SERVER.c.id == sa.bindparam('server_id'))
+_DEPLOYMENT = models.SoftwareDeployment.__table__
+_INBOX = models.SignalInbox.__table__
+_AGENT_STATEMENTS = {
+    'head': sa.select(*_VALIDATORS).where(
+        _SERVER.c.id == sa.bindparam('server_id')),
+    'get': sa.select(*_VALIDATORS, _SERVER.c.document).where(
+        _SERVER.c.id == sa.bindparam('server_id')),
+    # The document only when the agent's copy is stale: a 304 reads no
+    # blob.
+    'get_unless': sa.select(
+        *_VALIDATORS,
+        sa.case((_SERVER.c.etag == sa.bindparam('etag'), sa.null()),
+                else_=_SERVER.c.document).label('document')).where(
+        _SERVER.c.id == sa.bindparam('server_id')),
+    'signal_target': sa.select(
+        _DEPLOYMENT.c.action_revision, _DEPLOYMENT.c.status).where(
+        _DEPLOYMENT.c.id == sa.bindparam('deployment_id')),
+}
 
 
 def agent_server_document(server_id: str, with_document: bool = True,
@@ -587,21 +688,13 @@ def agent_server_document(server_id: str, with_document: bool = True,
     """The validators of a server's pre-rendered document, and the
     document itself if ``with_document`` (but None when its ETag is
     ``unless_etag``): one primary-key read in one round trip."""
+    engine, statements = _agent()
     if not with_document:
-        row = _agent_execute(_AGENT_HEAD, {'server_id': server_id})
-    elif unless_etag is not None:
-        row = _agent_execute(_AGENT_GET_UNLESS, {'server_id': server_id,
-                                                 'etag': unless_etag})
-    else:
-        row = _agent_execute(_AGENT_GET, {'server_id': server_id})
-    return None if row is None else row._asdict()
-
-
-_DEPLOYMENT = models.SoftwareDeployment.__table__
-_INBOX = models.SignalInbox.__table__
-_SIGNAL_TARGET = sa.select(
-    _DEPLOYMENT.c.action_revision, _DEPLOYMENT.c.status).where(
-    _DEPLOYMENT.c.id == sa.bindparam('deployment_id'))
+        return statements['head'].first(engine, {'server_id': server_id})
+    if unless_etag is not None:
+        return statements['get_unless'].first(
+            engine, {'server_id': server_id, 'etag': unless_etag})
+    return statements['get'].first(engine, {'server_id': server_id})
 
 
 def agent_signal_store(deployment_id: str, action_revision: int,
@@ -613,14 +706,15 @@ def agent_signal_store(deployment_id: str, action_revision: int,
     and the inbox row's id. Only the read is retried on a dead
     connection: an INSERT whose answer was lost might have happened.
     """
-    target = _agent_execute(_SIGNAL_TARGET, {'deployment_id': deployment_id})
+    engine, statements = _agent()
+    target = statements['signal_target'].first(
+        engine, {'deployment_id': deployment_id})
     if target is None:
         return None, None
-    engine = agent_engine()
     with engine.connect() as connection:
         result = connection.execute(_INBOX.insert().values(
             deployment_id=deployment_id, action_revision=action_revision,
             payload=payload, received_at=timeutils.utcnow()))
         if not _autocommit(engine):
             connection.commit()  # the facade's own (in-memory) engine
-    return target._asdict(), result.inserted_primary_key[0]
+    return target, result.inserted_primary_key[0]

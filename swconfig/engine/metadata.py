@@ -46,7 +46,19 @@ def collect_config_settings(server: dict) -> dict:
             'polling_interval': CONF.agent.polling_interval}
 
 
+def document_changes(before: dict, after: dict) -> bool:
+    """Whether a change of one deployment (``before`` -> ``after``, same
+    config) can change its server's document. The document depends on a
+    deployment only through ``stays_in_document`` (configs are
+    immutable), so a signal that leaves that unchanged needs no render:
+    most signals, e.g. a CREATE going COMPLETE."""
+    return (before['config_id'] != after['config_id']
+            or stays_in_document(before) != stays_in_document(after))
+
+
 def build_document(server: dict, rows: list[dict]) -> str:
+    """The document: the configs of the deployments that stay in it (see
+    ``document_changes`` before making it depend on anything else)."""
     configs = [row['config'] for row in rows
                if stays_in_document(row['deployment'])]
     document = {'deployments': representations.metadata(configs),
@@ -69,11 +81,12 @@ def render(server_id: str) -> None:
     admin = swconfig_context.get_admin_context()
     for _attempt in range(RENDER_ATTEMPTS):
         try:
-            server = db_api.server_get(admin, server_id)
+            with db_api.reader.using(admin):  # one transaction, two reads
+                server = db_api.server_get(admin, server_id)
+                rows = db_api.server_deployment_configs(admin, server_id)
         except exception.ServerNotFound:
             return
-        document = build_document(
-            server, db_api.server_deployment_configs(admin, server_id))
+        document = build_document(server, rows)
         etag = document_etag(document)
         if etag == server['etag']:
             return

@@ -77,16 +77,19 @@ def _discard(admin: Any, signal: dict, deployment: dict | None,
 
 
 def process(inbox_id: int) -> str | None:
-    """Apply stored signal ``inbox_id``; returns what became of it."""
+    """Apply stored signal ``inbox_id``; returns what became of it.
+
+    One read (signal, deployment and config outputs joined) and one write
+    transaction; the document is re-rendered only when the signal changes
+    which deployments it holds (``metadata.document_changes``).
+    """
     admin = swconfig_context.get_admin_context()
     for _attempt in range(APPLY_ATTEMPTS):
-        signal = db_api.signal_inbox_get(admin, inbox_id)
-        if signal is None or signal['processed_at'] is not None:
+        found = db_api.signal_inbox_context(admin, inbox_id)
+        if found is None or found['signal']['processed_at'] is not None:
             return None
-        try:
-            deployment = db_api.software_deployment_get(
-                admin, signal['deployment_id'])
-        except exception.DeploymentNotFound:
+        signal, deployment = found['signal'], found['deployment']
+        if deployment is None:
             _discard(admin, signal, None, 'GONE', 'deployment deleted')
             return 'GONE'
         if deployment['action_revision'] != signal['action_revision']:
@@ -100,8 +103,9 @@ def process(inbox_id: int) -> str | None:
                      f'Duplicate signal ignored: the action already '
                      f'finished ({deployment["status"]})')
             return 'DUPLICATE'
-        config = db_api.software_config_get(admin, deployment['config_id'])
-        values, reason = interpret(signal['payload'], config['outputs'],
+        if found['outputs'] is None:
+            raise exception.ConfigNotFound(config_id=deployment['config_id'])
+        values, reason = interpret(signal['payload'], found['outputs'],
                                    deployment['output_values'])
         result = 'PROGRESS' if 'status' not in values else values['status']
         try:
@@ -115,7 +119,7 @@ def process(inbox_id: int) -> str | None:
             continue
         LOG.info('Signal %s applied to deployment %s: %s', inbox_id,
                  deployment['id'], reason)
-        if result != 'PROGRESS':
+        if metadata.document_changes(deployment, dict(deployment, **values)):
             metadata.render(deployment['server_id'])
         return result
     raise exception.ConcurrentUpdate(deployment_id=signal['deployment_id'])

@@ -4,6 +4,9 @@
 in its embedded default (noauth, SQLite in its own state_path, in-process
 RPC), listening on a free port of 127.0.0.1. Tests stay out of each
 other's way by using their own project ids (the ``project`` fixture).
+
+``keystone``: a real Keystone for the whole session
+(``tests.fixtures.keystone``), set up only when a test asks for it.
 """
 
 import dataclasses
@@ -13,6 +16,7 @@ import pytest
 
 from tests.fixtures import api_client
 from tests.fixtures import processes
+from tests.fixtures.keystone import keystone  # noqa: F401
 
 
 @dataclasses.dataclass
