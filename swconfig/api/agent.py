@@ -26,6 +26,7 @@ import json
 import os
 import queue
 import threading
+import time
 from typing import Any
 import urllib.parse
 import uuid
@@ -299,7 +300,16 @@ class SignalNotifier:
     """Casts ``process_signal`` from a background thread, so an agent's
     answer never waits for the message bus (the signal is already stored;
     a cast that is dropped, e.g. with a full queue or a dead broker, is
-    applied by the engines' sweep)."""
+    applied by the engines' sweep).
+
+    Signals that arrive within ``LINGER`` seconds of each other share one
+    cast, naming the newest: an engine applies the signal it is cast and
+    every pending one stored before it. Every signal is committed before
+    it is queued, so the cast that covers it is always sent after it is
+    visible.
+    """
+
+    LINGER = 0.02
 
     def __init__(self, engine_api: Any, context: Any,
                  max_pending: int = 10000) -> None:
@@ -337,12 +347,19 @@ class SignalNotifier:
 
     def _run(self, pending: queue.Queue) -> None:
         while True:
-            inbox_id = pending.get()
+            newest = pending.get()
+            deadline = time.monotonic() + self.LINGER
+            while True:
+                try:
+                    newest = max(newest, pending.get(
+                        timeout=max(0.0, deadline - time.monotonic())))
+                except queue.Empty:
+                    break
             try:
-                self.engine_api.process_signal(self.context, inbox_id)
+                self.engine_api.process_signal(self.context, newest)
             except Exception:  # process_signal logs; keep the thread
                 LOG.exception('Could not hand signal %s to an engine',
-                              inbox_id)
+                              newest)
 
 
 def _signal_payload(request: webob.Request) -> Any:

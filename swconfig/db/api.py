@@ -478,24 +478,92 @@ def signal_inbox_get(context: Any, inbox_id: int) -> dict | None:
 
 
 @reader
-def signal_inbox_context(context: Any, inbox_id: int) -> dict | None:
-    """What applying a stored signal needs, in one query: the signal, its
-    deployment (None once deleted) and the outputs declared by the
-    deployment's config. None if there is no such signal."""
+def signal_inbox_contexts(context: Any, inbox_ids: list[int]) -> dict:
+    """What applying stored signals needs, in one query: for each signal
+    id found, the signal, its deployment (None once deleted) and the
+    outputs declared by the deployment's config."""
     inbox = models.SignalInbox
     deployment = models.SoftwareDeployment
     config = models.SoftwareConfig
-    row = context.session.execute(
+    rows = context.session.execute(
         sa.select(*_columns(inbox, 's_'), *_columns(deployment, 'd_'),
                   config.outputs.label('outputs'))
         .outerjoin(deployment, deployment.id == inbox.deployment_id)
         .outerjoin(config, config.id == deployment.config_id)
-        .where(inbox.id == inbox_id)).first()
-    if row is None:
-        return None
-    found = _split(row, signal='s_', deployment='d_')
-    found['outputs'] = row.outputs
+        .where(inbox.id.in_(inbox_ids)))
+    found = {}
+    for row in rows:
+        parts = _split(row, signal='s_', deployment='d_')
+        parts['outputs'] = row.outputs
+        found[parts['signal']['id']] = parts
     return found
+
+
+@oslo_db_api.retry_on_deadlock
+@writer
+def signal_inbox_apply(context: Any, changes: list[dict]) -> dict[int, str]:
+    """Apply several signals in one transaction (one commit for all).
+
+    Each change names ``inbox_id``, ``result``, ``deployment_id``,
+    ``expected_version``, the deployment ``values`` to write, and for its
+    event ``action``, ``old_status`` and ``reason``. Per signal, as
+    ``signal_inbox_finish`` + ``software_deployment_update`` would: the
+    claim (``processed_at``) and the conditional update commit together.
+    Returns, per inbox id, ``applied``, ``taken`` (another engine claimed
+    it) or ``conflict`` (the deployment changed: read it again).
+    """
+    inbox = models.SignalInbox.__table__
+    deployment = models.SoftwareDeployment.__table__
+    now = timeutils.utcnow()
+    outcome = {}
+    events = []
+    for change in changes:
+        inbox_id = change['inbox_id']
+        claimed = context.session.execute(
+            sa.update(inbox)
+            .where(inbox.c.id == inbox_id, inbox.c.processed_at.is_(None))
+            .values(processed_at=now, result=change['result'])).rowcount
+        if claimed != 1:
+            outcome[inbox_id] = 'taken'
+            continue
+        values = dict(change['values'],
+                      version=change['expected_version'] + 1)
+        values.setdefault('updated_at', now)
+        updated = context.session.execute(
+            sa.update(deployment)
+            .where(deployment.c.id == change['deployment_id'],
+                   deployment.c.version == change['expected_version'])
+            .values(**values)).rowcount
+        if updated != 1:
+            # Take our uncommitted claim back; the signal is read again.
+            context.session.execute(
+                sa.update(inbox).where(inbox.c.id == inbox_id)
+                .values(processed_at=None, result=None))
+            outcome[inbox_id] = 'conflict'
+            continue
+        events.append({
+            'deployment_id': change['deployment_id'],
+            'created_at': values['updated_at'], 'action': change['action'],
+            'old_status': change['old_status'],
+            'new_status': values.get('status', change['old_status']),
+            'reason': change['reason']})
+        outcome[inbox_id] = 'applied'
+    if events:
+        context.session.execute(
+            sa.insert(models.DeploymentEvent.__table__), events)
+    return outcome
+
+
+@reader
+def signal_inbox_pending_upto(context: Any, last_id: int,
+                              limit: int) -> list[int]:
+    """Unprocessed signals stored up to ``last_id``, oldest first (one
+    cast covers the signals an API worker stored before it)."""
+    model = models.SignalInbox
+    query = (sa.select(model.id)
+             .where(model.processed_at.is_(None), model.id <= last_id)
+             .order_by(model.id).limit(limit))
+    return list(context.session.scalars(query))
 
 
 @reader
@@ -614,25 +682,42 @@ def _autocommit(engine: sa.engine.Engine) -> bool:
 
 
 class _Prepared:
-    """A Core SELECT compiled once for one engine's dialect and run on a
-    raw pooled DBAPI cursor, with the column types' result processing
-    (e.g. SQLite's timestamps arrive as text)."""
+    """A Core statement compiled once for one engine's dialect and run on
+    a raw pooled DBAPI cursor, with the column types' bind and result
+    processing (e.g. JSON columns, SQLite's timestamps stored as text).
+    """
 
     def __init__(self, engine: sa.engine.Engine, statement: Any) -> None:
         dialect = engine.dialect
+        self.insert = isinstance(statement, sa.Insert)
+        self.returning = self.insert and dialect.insert_returning
+        if self.returning:
+            statement = statement.returning(*statement.table.primary_key)
         compiled = statement.compile(dialect=dialect)
         self.sql = compiled.string
         self.order = (list(compiled.positiontup) if compiled.positional
                       else None)
-        self.names = [column.key for column in statement.selected_columns]
+        self.binds = {
+            name: bind.type.dialect_impl(dialect).bind_processor(dialect)
+            for name, bind in compiled.binds.items()}
+        columns = [] if self.insert else list(statement.selected_columns)
+        self.names = [column.key for column in columns]
         self.processors = [
             column.type.dialect_impl(dialect).result_processor(dialect,
                                                                None)
-            for column in statement.selected_columns]
+            for column in columns]
 
-    def first(self, engine: sa.engine.Engine, params: dict) -> dict | None:
-        args: Any = (tuple(params[name] for name in self.order)
-                     if self.order is not None else params)
+    def _args(self, params: dict) -> Any:
+        params = {name: (value if self.binds.get(name) is None
+                         else self.binds[name](value))
+                  for name, value in params.items()}
+        if self.order is not None:
+            return tuple(params[name] for name in self.order)
+        return params
+
+    def _execute(self, engine: sa.engine.Engine, params: dict,
+                 retry: bool) -> Any:
+        args = self._args(params)
         for attempt in range(2):
             connection = engine.raw_connection()
             cursor = None
@@ -640,7 +725,15 @@ class _Prepared:
                 cursor = connection.cursor()
                 try:
                     cursor.execute(self.sql, args)
-                    row = cursor.fetchone()
+                    if not self.insert:
+                        return cursor.fetchone()
+                    if self.returning:
+                        result = cursor.fetchone()[0]
+                    else:
+                        result = cursor.lastrowid
+                    if not _autocommit(engine):
+                        connection.commit()  # the facade's own engine
+                    return result
                 finally:
                     cursor.close()
             except engine.dialect.loaded_dbapi.Error as exc:
@@ -648,17 +741,26 @@ class _Prepared:
                         exc, connection.dbapi_connection, cursor):
                     raise
                 connection.invalidate(exc)
-                if attempt:
+                if attempt or not retry:
                     raise
-                continue
             finally:
                 connection.close()
-            if row is None:
-                return None
-            return {name: (value if process is None else process(value))
-                    for name, value, process in zip(
-                        self.names, row, self.processors, strict=True)}
         return None
+
+    def first(self, engine: sa.engine.Engine, params: dict) -> dict | None:
+        """The first row, as a dict; read once more on a fresh connection
+        if the pooled one turned out dead."""
+        row = self._execute(engine, params, retry=True)
+        if row is None:
+            return None
+        return {name: (value if process is None else process(value))
+                for name, value, process in zip(
+                    self.names, row, self.processors, strict=True)}
+
+    def insert_one(self, engine: sa.engine.Engine, params: dict) -> int:
+        """The new row's primary key. Never retried: an INSERT whose
+        answer was lost may have happened."""
+        return self._execute(engine, params, retry=False)
 
 
 _SERVER = models.Server.__table__
@@ -680,6 +782,12 @@ _AGENT_STATEMENTS = {
     'signal_target': sa.select(
         _DEPLOYMENT.c.action_revision, _DEPLOYMENT.c.status).where(
         _DEPLOYMENT.c.id == sa.bindparam('deployment_id')),
+    'signal_insert': _INBOX.insert().values(
+        deployment_id=sa.bindparam('deployment_id'),
+        action_revision=sa.bindparam('action_revision'),
+        payload=sa.bindparam('payload', type_=_INBOX.c.payload.type),
+        received_at=sa.bindparam('received_at',
+                                 type_=_INBOX.c.received_at.type)),
 }
 
 
@@ -711,10 +819,7 @@ def agent_signal_store(deployment_id: str, action_revision: int,
         engine, {'deployment_id': deployment_id})
     if target is None:
         return None, None
-    with engine.connect() as connection:
-        result = connection.execute(_INBOX.insert().values(
-            deployment_id=deployment_id, action_revision=action_revision,
-            payload=payload, received_at=timeutils.utcnow()))
-        if not _autocommit(engine):
-            connection.commit()  # the facade's own (in-memory) engine
-    return target, result.inserted_primary_key[0]
+    inbox_id = statements['signal_insert'].insert_one(engine, {
+        'deployment_id': deployment_id, 'action_revision': action_revision,
+        'payload': payload, 'received_at': timeutils.utcnow()})
+    return target, inbox_id

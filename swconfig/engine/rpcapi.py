@@ -20,6 +20,7 @@ from swconfig.conf import CONF
 
 RPC_API_VERSION = '1.2'
 LOG = log.getLogger(__name__)
+AT_LEAST_ONCE = messaging.TransportOptions(at_least_once=True)
 
 
 class EngineAPI:
@@ -35,8 +36,12 @@ class EngineAPI:
 
     def _call(self, context: Any, method: str, version: str,
               **kwargs: Any) -> Any:
-        return self.client.prepare(version=version).call(
-            context, method, **kwargs)
+        # at_least_once: when no engine queue is bound (no engine running,
+        # or just after a broker restart) fail at once with 503 instead of
+        # waiting for the reply timeout on a message nobody will read.
+        return self.client.prepare(
+            version=version, transport_options=AT_LEAST_ONCE).call(
+                context, method, **kwargs)
 
     def create_software_config(self, context: Any, name: str | None,
                                group: str | None, config: Any,

@@ -7,6 +7,7 @@ for an older action revision, or for an action that already finished, is
 recorded as an event and not applied.
 """
 
+import threading
 from typing import Any
 
 from oslo_log import log
@@ -25,6 +26,8 @@ FAILED = 'FAILED'
 DEPLOY_KEYS = ('deploy_stdout', 'deploy_stderr', 'deploy_status_code')
 APPLY_ATTEMPTS = 5
 SWEEP_BATCH = 500
+BATCH_SIZE = 100
+MAX_BACKLOG_PAGES = 50
 SWEEP_GRACE_SECONDS = 2
 
 
@@ -76,53 +79,176 @@ def _discard(admin: Any, signal: dict, deployment: dict | None,
              signal['deployment_id'], reason)
 
 
-def process(inbox_id: int) -> str | None:
-    """Apply stored signal ``inbox_id``; returns what became of it.
+def _change(signal: dict, deployment: dict,
+            outputs: list[dict] | None) -> dict:
+    """What applying ``signal`` writes (see ``db_api.signal_inbox_apply``)."""
+    if outputs is None:
+        raise exception.ConfigNotFound(config_id=deployment['config_id'])
+    values, reason = interpret(signal['payload'], outputs,
+                               deployment['output_values'])
+    return {'inbox_id': signal['id'],
+            'result': values.get('status', 'PROGRESS'),
+            'deployment_id': deployment['id'],
+            'expected_version': deployment['version'], 'values': values,
+            'action': deployment['action'],
+            'old_status': deployment['status'], 'reason': reason,
+            'deployment': deployment}
 
-    One read (signal, deployment and config outputs joined) and one write
-    transaction; the document is re-rendered only when the signal changes
-    which deployments it holds (``metadata.document_changes``).
+
+def _refused(admin: Any, signal: dict, deployment: dict | None) -> str | None:
+    """Discard a signal that cannot be applied; its result, or None."""
+    if deployment is None:
+        _discard(admin, signal, None, 'GONE', 'deployment deleted')
+        return 'GONE'
+    if deployment['action_revision'] != signal['action_revision']:
+        _discard(admin, signal, deployment, 'STALE',
+                 f'Stale signal for action revision '
+                 f'{signal["action_revision"]} ignored (current revision '
+                 f'{deployment["action_revision"]})')
+        return 'STALE'
+    if deployment['status'] != IN_PROGRESS:
+        _discard(admin, signal, deployment, 'DUPLICATE',
+                 f'Duplicate signal ignored: the action already finished '
+                 f'({deployment["status"]})')
+        return 'DUPLICATE'
+    return None
+
+
+def apply_batch(inbox_ids: list[int]) -> dict[int, Any]:
+    """Apply stored signals, many per transaction; returns for each id
+    what became of it (``COMPLETE``, ``FAILED``, ``PROGRESS``, ``GONE``,
+    ``STALE``, ``DUPLICATE``; None if another engine handled it), or the
+    exception that stopped it.
+
+    Per round: one read of every pending signal with its deployment, one
+    write transaction, and a render only for servers whose document the
+    signals change. Signals for the same deployment are applied one per
+    round, in the order they arrived; a deployment changed under us is
+    read again, up to APPLY_ATTEMPTS times.
     """
     admin = swconfig_context.get_admin_context()
-    for _attempt in range(APPLY_ATTEMPTS):
-        found = db_api.signal_inbox_context(admin, inbox_id)
-        if found is None or found['signal']['processed_at'] is not None:
-            return None
-        signal, deployment = found['signal'], found['deployment']
-        if deployment is None:
-            _discard(admin, signal, None, 'GONE', 'deployment deleted')
-            return 'GONE'
-        if deployment['action_revision'] != signal['action_revision']:
-            _discard(admin, signal, deployment, 'STALE',
-                     f'Stale signal for action revision '
-                     f'{signal["action_revision"]} ignored (current '
-                     f'revision {deployment["action_revision"]})')
-            return 'STALE'
-        if deployment['status'] != IN_PROGRESS:
-            _discard(admin, signal, deployment, 'DUPLICATE',
-                     f'Duplicate signal ignored: the action already '
-                     f'finished ({deployment["status"]})')
-            return 'DUPLICATE'
-        if found['outputs'] is None:
-            raise exception.ConfigNotFound(config_id=deployment['config_id'])
-        values, reason = interpret(signal['payload'], found['outputs'],
-                                   deployment['output_values'])
-        result = 'PROGRESS' if 'status' not in values else values['status']
-        try:
-            with db_api.writer.using(admin):
-                if not db_api.signal_inbox_finish(admin, inbox_id, result):
-                    return None  # another engine handled it
-                db_api.software_deployment_update(
-                    admin, deployment['id'], deployment['version'], values,
-                    event_reason=reason)
-        except exception.ConcurrentUpdate:
-            continue
-        LOG.info('Signal %s applied to deployment %s: %s', inbox_id,
-                 deployment['id'], reason)
-        if metadata.document_changes(deployment, dict(deployment, **values)):
-            metadata.render(deployment['server_id'])
-        return result
-    raise exception.ConcurrentUpdate(deployment_id=signal['deployment_id'])
+    results: dict[int, Any] = {}
+    conflicts: dict[int, int] = {}
+    todo = sorted(set(inbox_ids))
+    while todo:
+        found = db_api.signal_inbox_contexts(admin, todo)
+        changes, later, servers = [], [], set()
+        for inbox_id in todo:
+            item = found.get(inbox_id)
+            if item is None or item['signal']['processed_at'] is not None:
+                results[inbox_id] = None
+                continue
+            signal, deployment = item['signal'], item['deployment']
+            try:
+                refused = _refused(admin, signal, deployment)
+                if refused is not None:
+                    results[inbox_id] = refused
+                elif any(change['deployment_id'] == deployment['id']
+                         for change in changes):
+                    later.append(inbox_id)  # after the earlier signal
+                else:
+                    changes.append(_change(signal, deployment,
+                                           item['outputs']))
+            except Exception as exc:
+                results[inbox_id] = exc
+        outcome = db_api.signal_inbox_apply(admin, changes) if changes else {}
+        for change in changes:
+            inbox_id = change['inbox_id']
+            state = outcome[inbox_id]
+            if state == 'applied':
+                results[inbox_id] = change['result']
+                LOG.info('Signal %s applied to deployment %s: %s', inbox_id,
+                         change['deployment_id'], change['reason'])
+                deployment = change['deployment']
+                if metadata.document_changes(
+                        deployment, dict(deployment, **change['values'])):
+                    servers.add(deployment['server_id'])
+            elif state == 'taken':
+                results[inbox_id] = None  # another engine handled it
+            else:
+                conflicts[inbox_id] = conflicts.get(inbox_id, 0) + 1
+                if conflicts[inbox_id] < APPLY_ATTEMPTS:
+                    later.append(inbox_id)
+                else:
+                    results[inbox_id] = exception.ConcurrentUpdate(
+                        deployment_id=change['deployment_id'])
+        for server_id in sorted(servers):
+            metadata.render(server_id)
+        todo = sorted(later)
+    return results
+
+
+class _GroupCommit:
+    """Concurrent ``process`` calls (one per RPC cast, on the RPC
+    server's threads) share one batch: the first caller applies what has
+    queued up while the others wait for their result. Under a burst a
+    transaction carries many signals; alone, a signal is applied at once.
+
+    A cast also covers every signal stored before it that is still
+    pending (the API sends one cast for the signals that arrive together),
+    so each batch takes those too, page by page.
+    """
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self._lock = threading.Lock()
+        self._pending: list[tuple[int, dict]] = []
+        self._busy = False
+
+    def submit(self, inbox_id: int) -> Any:
+        waiter = {'done': threading.Event()}
+        with self._lock:
+            self._pending.append((inbox_id, waiter))
+            lead = not self._busy
+            self._busy = True
+        if lead:
+            self._drain()
+        waiter['done'].wait()
+        if isinstance(waiter.get('result'), Exception):
+            raise waiter['result']
+        return waiter.get('result')
+
+    def _drain(self) -> None:
+        while True:
+            with self._lock:
+                batch = self._pending[:self.limit]
+                del self._pending[:self.limit]
+                if not batch:
+                    self._busy = False
+                    return
+            ids = [inbox_id for inbox_id, _ in batch]
+            try:
+                results = apply_batch(ids + self._covered(max(ids)))
+            except Exception as exc:
+                results = {inbox_id: exc for inbox_id, _ in batch}
+            for inbox_id, waiter in batch:
+                waiter['result'] = results.get(inbox_id)
+                waiter['done'].set()
+            try:
+                previous: list[int] = []
+                for _page in range(MAX_BACKLOG_PAGES):
+                    # a backlog the cast covers, page by page; a page that
+                    # makes no progress (failing signals) is the sweep's
+                    covered = self._covered(max(ids))
+                    if len(covered) < self.limit or covered == previous:
+                        break
+                    apply_batch(covered)
+                    previous = covered
+            except Exception:
+                LOG.exception('Could not apply pending signals up to %s; '
+                              'the signal sweep will retry', max(ids))
+
+    def _covered(self, last_id: int) -> list[int]:
+        admin = swconfig_context.get_admin_context()
+        return db_api.signal_inbox_pending_upto(admin, last_id, self.limit)
+
+
+_BATCHES = _GroupCommit(BATCH_SIZE)
+
+
+def process(inbox_id: int) -> str | None:
+    """Apply stored signal ``inbox_id``; returns what became of it."""
+    return _BATCHES.submit(inbox_id)
 
 
 def sweep() -> int:
@@ -131,12 +257,18 @@ def sweep() -> int:
     before = timeutils.utcnow() - timeutils.datetime.timedelta(
         seconds=SWEEP_GRACE_SECONDS)
     pending = db_api.signal_inbox_pending(admin, before, SWEEP_BATCH)
-    for inbox_id in pending:
+    for start in range(0, len(pending), BATCH_SIZE):
+        chunk = pending[start:start + BATCH_SIZE]
         try:
-            process(inbox_id)
+            results = apply_batch(chunk)
         except Exception:
-            LOG.exception('Could not apply stored signal %s; will retry',
-                          inbox_id)
+            LOG.exception('Could not apply stored signals %s..%s; will '
+                          'retry', chunk[0], chunk[-1])
+            continue
+        for inbox_id, result in results.items():
+            if isinstance(result, Exception):
+                LOG.error('Could not apply stored signal %s (%s); will '
+                          'retry', inbox_id, result)
     if pending:
         LOG.info('Signal sweep handled %d stored signal(s)', len(pending))
     return len(pending)

@@ -53,10 +53,11 @@ class FaultWrapper:
             if exc.code >= 500:
                 LOG.error('Request failed: %s', exc)
             return error_response(exc.code, exc.type_name, exc.message)
-        if isinstance(exc, messaging.MessagingTimeout):
-            LOG.error('The engine did not answer in time: %s', exc)
+        if isinstance(exc, (messaging.MessagingTimeout,
+                            messaging.MessageUndeliverable)):
+            LOG.error('No engine took the request: %s', exc)
             unavailable = exception.ServiceUnavailable(
-                reason='no engine answered in time')
+                reason='no engine answered; retry later')
             return error_response(unavailable.code, unavailable.type_name,
                                   unavailable.message)
         LOG.exception('Unexpected error while serving the request')

@@ -103,28 +103,34 @@ def test_client_target(client):
     assert client.target.topic == 'other-topic'
 
 
+def _call(version: str) -> dict:
+    """prepare() arguments of a call: its version, and at-least-once
+    delivery so a call nobody can receive fails at once."""
+    return {'version': version, 'transport_options': rpcapi.AT_LEAST_ONCE}
+
+
 # (method, RPC method, prepare() arguments, kwargs on the wire)
 CALLS = [
-    ('create_software_config', 'call', {'version': '1.0'},
+    ('create_software_config', 'call', _call('1.0'),
      {'name': 'n', 'group': 'script', 'config': '#!/bin/sh',
       'inputs': [{'name': 'a'}], 'outputs': [], 'options': {'o': 1}}),
-    ('delete_software_config', 'call', {'version': '1.0'},
+    ('delete_software_config', 'call', _call('1.0'),
      {'config_id': 'c1'}),
-    ('create_software_deployment', 'call', {'version': '1.1'},
+    ('create_software_deployment', 'call', _call('1.1'),
      {'server_id': 's1', 'config_id': 'c1', 'input_values': {'a': 1},
       'action': 'CREATE', 'status': 'IN_PROGRESS', 'status_reason': 'r',
       'stack_user_project_id': 'p2', 'signal_transport': 'HEAT_SIGNAL',
       'name': 'deploy-1', 'timeout': 60,
       'base_url': 'http://swconfig.example.com:8004'}),
-    ('update_software_deployment', 'call', {'version': '1.0'},
+    ('update_software_deployment', 'call', _call('1.0'),
      {'deployment_id': 'd1', 'values': {'status': 'COMPLETE'}}),
-    ('delete_software_deployment', 'call', {'version': '1.0'},
+    ('delete_software_deployment', 'call', _call('1.0'),
      {'deployment_id': 'd1'}),
-    ('get_agent_config', 'call', {'version': '1.1'},
+    ('get_agent_config', 'call', _call('1.1'),
      {'server_id': 's1', 'base_url': 'http://swconfig.example.com:8004'}),
-    ('register_server', 'call', {'version': '1.2'},
+    ('register_server', 'call', _call('1.2'),
      {'server_id': 's1', 'base_url': 'http://swconfig.example.com:8004'}),
-    ('unregister_server', 'call', {'version': '1.2'}, {'server_id': 's1'}),
+    ('unregister_server', 'call', _call('1.2'), {'server_id': 's1'}),
     ('process_signal', 'cast', {'version': '1.1', 'retry': 0},
      {'inbox_id': 7}),
 ]

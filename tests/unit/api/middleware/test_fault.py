@@ -144,13 +144,18 @@ def test_traceback_only_with_debug():
     assert 'ValueError: secret detail' in error['traceback']
 
 
-def test_engine_timeout_is_503():
-    response = _call(_raising(messaging.MessagingTimeout('no reply')))
+@pytest.mark.parametrize('error', [
+    messaging.MessagingTimeout('no reply'),
+    messaging.MessageUndeliverable(Exception('no queue'), 'swconfig',
+                                   'route', 'message'),
+])
+def test_no_engine_is_503(error):
+    response = _call(_raising(error))
     assert response.status_int == 503
     error = _error_body(response)['error']
     assert error['type'] == 'ServiceUnavailable'
     assert error['message'] == (
-        'The engine is unavailable: no engine answered in time')
+        'The engine is unavailable: no engine answered; retry later')
 
 
 @pytest.mark.parametrize('webob_error', [
