@@ -44,24 +44,26 @@ def _sqlite_pragmas(dbapi_connection: Any, connection_record: Any) -> None:
     cursor.close()
 
 
-def _sqlite_begin(connection: Any) -> None:
+def _sqlite_begin(connection: Any, cursor: Any, statement: str,
+                  parameters: Any, context: Any,
+                  executemany: bool) -> tuple[str, Any]:
     """BEGIN IMMEDIATE: take SQLite's write lock up front (waiting up to
     the busy timeout) instead of failing at once with "database is locked"
     when a read-then-write transaction meets a concurrent writer.
 
-    oslo.db emits a plain BEGIN unless its ``in_transaction`` marker is
-    set; this listener runs first and sets it (oslo.db clears it again at
-    commit and rollback).
+    oslo.db emits the plain BEGIN itself (and its listener may run before
+    any of ours), so the statement is rewritten on its way to the driver.
     """
-    if 'in_transaction' not in connection.info:
-        connection.exec_driver_sql('BEGIN IMMEDIATE')
-        connection.info['in_transaction'] = True
+    if statement == 'BEGIN':
+        statement = 'BEGIN IMMEDIATE'
+    return statement, parameters
 
 
 def _on_engine_create(engine: sa.engine.Engine) -> None:
     if engine.dialect.name == 'sqlite':
         sa.event.listen(engine, 'connect', _sqlite_pragmas)
-        sa.event.listen(engine, 'begin', _sqlite_begin, insert=True)
+        sa.event.listen(engine, 'before_cursor_execute', _sqlite_begin,
+                        retval=True)
 
 
 _CONTEXT.append_on_engine_create(_on_engine_create)

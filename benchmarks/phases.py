@@ -1,0 +1,187 @@
+"""The measured phases: agent polling, a signal burst, deployment creation.
+
+Each phase runs under a ``stack.Monitor`` and returns one ``Row`` of the
+results table: throughput and latency as the client saw them, plus the
+CPU every process used during the phase and the largest RSS it reached.
+"""
+
+import dataclasses
+import itertools
+import json
+import time
+from typing import Any
+
+import sqlalchemy as sa
+
+from benchmarks import common
+from benchmarks import loadgen
+from benchmarks import stack
+
+SIGNAL_BODY = json.dumps({
+    'result': 'ok', 'deploy_stdout': 'deployed\n', 'deploy_stderr': '',
+    'deploy_status_code': 0}).encode()
+APPLY_TIMEOUT = 120.0
+
+
+@dataclasses.dataclass
+class Row:
+    setup: str
+    phase: str
+    result: loadgen.Result
+    cpu: dict[str, float]  # role -> CPU seconds during the phase
+    rss: dict[str, list[int]]  # role -> largest RSS of each process
+    wall: float
+    extra: dict[str, Any] = dataclasses.field(default_factory=dict)
+
+    def cpu_percent(self, role: str) -> float:
+        return 100.0 * self.cpu.get(role, 0.0) / self.wall if self.wall else 0
+
+    def server_cpu_us(self) -> float:
+        """Server-side CPU (API, engines, DB, broker) per request."""
+        used = sum(seconds for role, seconds in self.cpu.items()
+                   if role not in ('client', 'other'))
+        requests = self.result.requests or 1
+        return 1e6 * used / requests
+
+    def api_cpu_us(self) -> float:
+        api = self.cpu.get('api-workers', 0.0) + self.cpu.get(
+            'swconfig-all', 0.0)
+        return 1e6 * api / (self.result.requests or 1)
+
+
+def _row(setup: stack.Setup, phase: str, result: loadgen.Result,
+         monitor: stack.Monitor, **extra: Any) -> Row:
+    cpu = {role: monitor.cpu(role) for role in monitor.groups}
+    cpu['other'] = monitor.other_cpu()
+    return Row(setup.name, phase, result, cpu,
+               {role: monitor.rss(role) for role in monitor.groups},
+               monitor.wall, extra)
+
+
+def poll(setup: stack.Setup, label: str, targets: list[common.Target],
+         targets_file: str, wrk: str | None, concurrency: int,
+         seconds: float, conditional_every: int, warmup: float = 3,
+         rate: float = 0) -> Row:
+    """Agents polling for ``seconds`` (after a short unmeasured warm-up
+    that fills the connection pools and caches); paced at ``rate``
+    requests/s if given (wrk only), else as fast as the server answers."""
+    setup.check()
+    if wrk:
+        loadgen.wrk_poll(wrk, setup.port, targets_file, concurrency,
+                         warmup, conditional_every)
+    else:
+        loadgen.run_requests(
+            setup.port, loadgen.poll_requests(targets, conditional_every, 2),
+            concurrency, warmup, lambda status: status in (200, 304))
+    groups = stack.groups_for(setup)
+    with stack.Monitor(groups) as monitor:
+        if wrk:
+            result = loadgen.wrk_poll(wrk, setup.port, targets_file,
+                                      concurrency, seconds,
+                                      conditional_every, rate)
+        else:
+            result = loadgen.run_requests(
+                setup.port, loadgen.poll_requests(targets,
+                                                  conditional_every),
+                concurrency, seconds, lambda status: status in (200, 304))
+    setup.check()
+    return _row(setup, f'poll {label}', result, monitor,
+                servers=len(targets), rate=rate)
+
+
+def _in_progress(connection: sa.engine.Connection) -> int:
+    return connection.execute(sa.text(
+        "SELECT COUNT(*) FROM software_deployment "
+        "WHERE status = 'IN_PROGRESS'")).scalar()
+
+
+def _put_signals(targets: list[common.SignalTarget]) -> Any:
+    return (('PUT', target.path, {'Content-Type': 'application/json'},
+             SIGNAL_BODY) for target in targets)
+
+
+def _wait_applied(engine: sa.engine.Engine, before: int, accepted: int,
+                  timeout: float) -> int:
+    applied = 0
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        with engine.connect() as connection:
+            applied = before - _in_progress(connection)
+        if applied >= accepted:
+            break
+        time.sleep(0.05)
+    return applied
+
+
+def signal_burst(setup: stack.Setup, database_url: str,
+                 signals: list[common.SignalTarget], concurrency: int,
+                 time_limit: float, warmup: int = 128) -> Row:
+    """PUT a signal to each deployment as fast as possible, then watch the
+    database until every accepted signal has been applied. The first
+    ``warmup`` signals (unmeasured) open the workers' database and
+    message-bus connections."""
+    setup.check()
+    engine = sa.create_engine(database_url)
+    with engine.connect() as connection:
+        before = _in_progress(connection)
+    warmup = min(warmup, len(signals) // 10)
+    if warmup:
+        loadgen.run_requests(setup.port, _put_signals(signals[:warmup]),
+                             concurrency, time_limit, lambda s: s == 200)
+        _wait_applied(engine, before, warmup, APPLY_TIMEOUT)
+        signals = signals[warmup:]
+        with engine.connect() as connection:
+            before = _in_progress(connection)
+    requests = _put_signals(signals)
+    groups = stack.groups_for(setup)
+    with stack.Monitor(groups) as monitor:
+        result = loadgen.run_requests(setup.port, requests, concurrency,
+                                      time_limit, lambda s: s == 200)
+        accepted = result.statuses.get(200, 0)
+        applied = _wait_applied(engine, before, accepted, APPLY_TIMEOUT)
+        all_applied_after = time.monotonic() - result.last_response
+    with engine.connect() as connection:
+        results = dict(connection.execute(sa.text(
+            'SELECT result, COUNT(*) FROM signal_inbox GROUP BY result'
+        )).all())
+    engine.dispose()
+    setup.check()
+    return _row(setup, 'signal burst', result, monitor, accepted=accepted,
+                applied=applied, applied_after_s=all_applied_after,
+                inbox=results)
+
+
+def create_deployments(setup: stack.Setup,
+                       creations: list[tuple[str, str, str]],
+                       concurrency: int, time_limit: float) -> Row:
+    """POST software_deployments with server-side derivation
+    (``signal_transport``), each to a seeded server of its project."""
+    setup.check()
+    counter = itertools.count()
+
+    def requests() -> Any:
+        for project, server_id, config_id in creations:
+            body = json.dumps({
+                'config_id': config_id, 'server_id': server_id,
+                'signal_transport': 'HEAT_SIGNAL', 'action': 'CREATE',
+                'name': f'bench-created-{next(counter)}',
+                'input_values': {'name': server_id, 'port': 9000},
+            }).encode()
+            yield ('POST', f'/v1/{project}/software_deployments',
+                   {'Content-Type': 'application/json'}, body)
+
+    groups = stack.groups_for(setup)
+    with stack.Monitor(groups) as monitor:
+        result = loadgen.run_requests(setup.port, requests(), concurrency,
+                                      time_limit, lambda s: s < 300)
+    setup.check()
+    return _row(setup, 'create deployments', result, monitor)
+
+
+def idle_rss(setup: stack.Setup, seconds: float = 1.0) -> Row:
+    """Memory at rest (after the load), for the memory targets."""
+    groups = stack.groups_for(setup)
+    with stack.Monitor(groups) as monitor:
+        time.sleep(seconds)
+    common.log(f'{setup.name}: idle sample taken')
+    return _row(setup, 'idle', loadgen.Result(), monitor)

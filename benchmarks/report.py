@@ -1,0 +1,185 @@
+"""The results table, the targets of issue 5, and benchmarks/README.rst."""
+
+import datetime
+import os
+import platform
+
+import psutil
+
+from benchmarks import phases
+
+MB = 1024 * 1024
+README = os.path.join(os.path.dirname(__file__), 'README.rst')
+START = '.. results-start'
+END = '.. results-end'
+
+
+def _mb(values: list[int]) -> str:
+    return f'{max(values) / MB:.0f}' if values else '-'
+
+
+def _line(cells: list[str], widths: list[int]) -> str:
+    return '  '.join(str(cell).ljust(width)
+                     for cell, width in zip(cells, widths, strict=True))
+
+
+def _rst_table(header: list[str], lines: list[list[str]]) -> str:
+    widths = [max(len(str(cell)) for cell in column)
+              for column in zip(header, *lines, strict=False)]
+    rule = '  '.join('=' * width for width in widths)
+    out = [rule, _line(header, widths), rule]
+    out += [_line(line, widths) for line in lines]
+    out.append(rule)
+    return '\n'.join(out)
+
+
+def results_table(rows: list[phases.Row]) -> str:
+    header = ['setup', 'phase', 'requests', 'req/s', 'p50 ms', 'p99 ms',
+              'errors', 'API CPU %', 'DB CPU %', 'engines CPU %',
+              'client CPU %', 'others CPU %', 'server CPU us/req']
+    lines = []
+    for row in rows:
+        if row.phase == 'idle':
+            continue
+        result = row.result
+        api = row.cpu_percent('api-workers') + row.cpu_percent(
+            'api-master') + row.cpu_percent('swconfig-all')
+        lines.append([
+            row.setup, row.phase, str(result.requests),
+            f'{result.rate:.0f}', f'{result.p50_ms:.1f}',
+            f'{result.p99_ms:.1f}', str(result.errors), f'{api:.0f}',
+            f'{row.cpu_percent("mariadb"):.0f}',
+            f'{row.cpu_percent("engines"):.0f}',
+            f'{row.cpu_percent("client"):.0f}',
+            f'{row.cpu_percent("other"):.0f}',
+            f'{row.server_cpu_us():.0f}'])
+    return _rst_table(header, lines)
+
+
+def memory_table(rows: list[phases.Row]) -> str:
+    by_setup: dict[str, dict[str, list[int]]] = {}
+    for row in rows:
+        roles = by_setup.setdefault(row.setup, {})
+        for role, values in row.rss.items():
+            roles.setdefault(role, []).extend(values)
+    lines = []
+    for setup, roles in by_setup.items():
+        for role in ('api-workers', 'api-master', 'engines', 'swconfig-all'):
+            if roles.get(role):
+                lines.append([setup, role, _mb(roles[role])])
+    return _rst_table(['setup', 'process', 'largest RSS MB (any one)'],
+                      lines)
+
+
+def _find(rows: list[phases.Row], setup: str, phase: str
+          ) -> phases.Row | None:
+    return next((r for r in rows if r.setup == setup and r.phase == phase),
+                None)
+
+
+def targets(rows: list[phases.Row], labels: dict[str, str]
+            ) -> list[list[str]]:
+    """Issue 5's targets against the production-like figures."""
+    out = []
+
+    def add(name: str, measured: str, ok: bool | None) -> None:
+        verdict = '-' if ok is None else ('met' if ok else 'MISSED')
+        out.append([name, measured, verdict])
+
+    main = _find(rows, 'production', f'poll {labels["main"]}')
+    paced = _find(rows, 'production',
+                  f'poll {labels["main"]} at {labels["rate"]}/s')
+    if paced:
+        result = paced.result
+        add(f'poll >= 2,000 req/s at 64 pollers (paced at '
+            f'{labels["rate"]}/s)', f'{result.rate:.0f} req/s, '
+            f'{result.errors} errors', result.rate >= 1960
+            and result.errors == 0)
+        add('poll p99 <= 25 ms (paced)', f'{result.p99_ms:.1f} ms',
+            result.p99_ms <= 25)
+    half = next((r for r in rows if r.setup == 'production'
+                 and r.phase.startswith(f'poll {labels["main"]} at ')
+                 and r is not paced), None)
+    if half:
+        add(f'poll p99, {half.phase.split(" at ")[1]} (paced)',
+            f'{half.result.p99_ms:.1f} ms', None)
+    if main:
+        result = main.result
+        add('poll capacity at 64 pollers (closed loop)',
+            f'{result.rate:.0f} req/s, p99 {result.p99_ms:.1f} ms, '
+            f'{result.errors} errors', None)
+    small = _find(rows, 'production', f'poll {labels["small"]}')
+    if main and small:
+        ratio = main.server_cpu_us() / small.server_cpu_us()
+        add(f'poll cost {labels["small"]} vs {labels["main"]} <= 1.5x',
+            f'{small.server_cpu_us():.0f} vs {main.server_cpu_us():.0f} '
+            f'us/req ({ratio:.2f}x)', max(ratio, 1 / ratio) <= 1.5)
+    for kind in ('', ' steady'):
+        one = _find(rows, 'production', f'poll {labels["d1"]}{kind}')
+        many = _find(rows, 'production', f'poll {labels["d200"]}{kind}')
+        if one and many:
+            ratio = many.server_cpu_us() / one.server_cpu_us()
+            add(f'poll cost{kind} {labels["d1"]} vs {labels["d200"]} '
+                f'<= 1.5x', f'{one.server_cpu_us():.0f} vs '
+                f'{many.server_cpu_us():.0f} us/req ({ratio:.2f}x)',
+                max(ratio, 1 / ratio) <= 1.5)
+    burst = _find(rows, 'production', 'signal burst')
+    if burst:
+        result = burst.result
+        add('signals accepted >= 1,000/s',
+            f'{burst.extra["accepted"] / result.seconds:.0f}/s '
+            f'({burst.extra["accepted"]} accepted, {result.errors} errors)',
+            burst.extra['accepted'] / result.seconds >= 1000
+            and result.errors == 0)
+        done = burst.extra['applied'] >= burst.extra['accepted']
+        add('all signals applied <= 5 s after the burst',
+            f'{burst.extra["applied_after_s"]:.1f} s '
+            f'({burst.extra["applied"]} applied)',
+            done and burst.extra['applied_after_s'] <= 5)
+    create = _find(rows, 'production', 'create deployments')
+    if create:
+        result = create.result
+        add('deployment creation >= 300/s',
+            f'{result.rate:.0f}/s ({result.errors} errors)',
+            result.rate >= 300 and result.errors == 0)
+    rss: dict[str, list[int]] = {}
+    for row in rows:
+        if row.setup == 'production':
+            for role, values in row.rss.items():
+                rss.setdefault(role, []).extend(values)
+    if rss.get('api-workers'):
+        add('API worker RSS <= 150 MB', f'{_mb(rss["api-workers"])} MB',
+            max(rss['api-workers']) <= 150 * MB)
+    if rss.get('engines'):
+        add('engine RSS <= 200 MB', f'{_mb(rss["engines"])} MB',
+            max(rss['engines']) <= 200 * MB)
+    return out
+
+
+def render(rows: list[phases.Row], labels: dict[str, str],
+           settings: str) -> str:
+    """The whole report, as reStructuredText (also printed as is)."""
+    machine = (f'{psutil.cpu_count()} cores, '
+               f'{psutil.virtual_memory().total / 2**30:.0f} GiB, '
+               f'Python {platform.python_version()}')
+    when = datetime.datetime.now(datetime.timezone.utc).strftime(
+        '%Y-%m-%d %H:%M UTC')
+    return '\n\n'.join([
+        f'Run of {when} on {machine}; {settings}.',
+        results_table(rows),
+        memory_table(rows),
+        _rst_table(['target (issue 5, production-like)', 'measured',
+                    'verdict'], targets(rows, labels)),
+    ]) + '\n'
+
+
+def update_readme(text: str, path: str = README) -> None:
+    """Replace what stands between the results markers."""
+    with open(path) as handle:
+        content = handle.read()
+    head, start, rest = content.partition(START)
+    _, end, tail = rest.partition(END)
+    if not start or not end:
+        raise RuntimeError(f'{path} lacks the {START} / {END} markers')
+    with open(path, 'w') as handle:
+        handle.write(f'{head}{START}\n\n{text}\n{END}{tail}')

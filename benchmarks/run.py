@@ -1,0 +1,307 @@
+"""The one benchmark command.
+
+    python3 -m benchmarks.run                 # the full run (about 10 min)
+    python3 -m benchmarks.run --quick         # a small smoke run
+    python3 -m benchmarks.run --setups production --servers 20000
+
+Seeds MariaDB (and SQLite for the embedded default) with S servers x D
+deployments plus the comparison groups, starts each setup, runs the phases
+and prints the results; the figures replace those in benchmarks/README.rst
+unless ``--no-readme``. Everything listens on 127.0.0.1, every phase is
+bounded in requests and seconds, and every process and database the run
+creates is removed at the end (``--keep`` keeps the databases).
+"""
+
+import argparse
+import json
+import os
+import shutil
+import sys
+import tempfile
+
+from benchmarks import common
+from benchmarks import loadgen
+from benchmarks import phases
+from benchmarks import report
+from benchmarks import seed
+from benchmarks import stack
+
+LARGE_DB = 'swconfig_bench_large'
+SIGNAL_WARMUP = 128
+SMALL_DB = 'swconfig_bench_small'
+
+
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog='python3 -m benchmarks.run', description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    add = parser.add_argument
+    add('--servers', type=int, default=100000,
+        help='servers of the main group (default 100000)')
+    add('--deployments', type=int, default=5,
+        help='deployments per server of the main group (default 5)')
+    add('--small-servers', type=int, default=1000,
+        help='servers of the small database, for the poll cost at few '
+             'servers (default 1000)')
+    add('--few-deployments-servers', type=int, default=1000,
+        help='servers with 1 deployment (default 1000)')
+    add('--many-deployments', type=int, default=200,
+        help='deployments per server of the "many" group (default 200)')
+    add('--many-deployments-servers', type=int, default=100,
+        help='servers of the "many" group (default 100)')
+    add('--concurrency', type=int, default=64,
+        help='concurrent pollers (default 64)')
+    add('--duration', type=float, default=15,
+        help='seconds of each polling phase (default 15)')
+    add('--rate', type=float, default=2000,
+        help='requests/s of the paced (open-loop) polling phase, which '
+             'checks the latency target (default 2000)')
+    add('--conditional-every', type=int, default=4,
+        help='every n-th GET sends If-None-Match (default 4)')
+    add('--signals', type=int, default=5000,
+        help='signals in the burst (default 5000)')
+    add('--signal-concurrency', type=int, default=64)
+    add('--creations', type=int, default=1500,
+        help='deployments to create (default 1500)')
+    add('--creation-concurrency', type=int, default=32)
+    add('--phase-time-limit', type=float, default=60,
+        help='upper bound, seconds, of the signal and creation phases')
+    add('--workers', type=int, default=4, help='gunicorn workers')
+    add('--threads', type=int, default=8, help='threads per worker')
+    add('--engines', type=int, default=2, help='swconfig-engine processes')
+    add('--pool-size', type=int, default=16,
+        help='[database] max_pool_size (and max_overflow) per process')
+    add('--setups', default='production,embedded',
+        help='comma-separated: production, embedded')
+    add('--quick', action='store_true',
+        help='small sizes and short phases: a smoke run in about 2 min')
+    add('--workdir', help='where configs and logs go (default: a new '
+                          'temporary directory, removed unless --keep)')
+    add('--keep', action='store_true',
+        help='keep the work directory and the benchmark databases')
+    add('--no-readme', action='store_true',
+        help='do not write the figures into benchmarks/README.rst')
+    add('--json', help='also write the raw figures to this file')
+    args = parser.parse_args(argv)
+    if args.quick:
+        args.servers = min(args.servers, 5000)
+        args.small_servers = min(args.small_servers, 500)
+        args.few_deployments_servers = min(args.few_deployments_servers, 200)
+        args.many_deployments_servers = min(args.many_deployments_servers,
+                                            20)
+        args.duration = min(args.duration, 5)
+        args.signals = min(args.signals, 1000)
+        args.creations = min(args.creations, 300)
+    args.signals = min(args.signals, args.servers - SIGNAL_WARMUP)
+    args.creations = min(args.creations,
+                         args.servers - args.signals - SIGNAL_WARMUP)
+    return args
+
+
+def _labels(args: argparse.Namespace) -> dict[str, str]:
+    def size(servers: int, deployments: int) -> str:
+        return f'{servers:,}x{deployments}'
+    return {'rate': f'{args.rate:,.0f}',
+            'main': size(args.servers, args.deployments),
+            'small': size(args.small_servers, args.deployments),
+            'd1': size(args.few_deployments_servers, 1),
+            'd200': size(args.many_deployments_servers,
+                         args.many_deployments)}
+
+
+def _ensure_services(setups: list[str]) -> None:
+    from tests.fixtures import services
+    services.ensure_mariadb()  # the seeding always fills MariaDB
+    if 'production' in setups:
+        services.ensure_rabbitmq()
+
+
+def _configure_this_process(workdir: str, connection: str) -> None:
+    """Sign and render exactly as the services will (same key and
+    polling interval), and let ``seed.verify`` use the engine's code."""
+    from swconfig.common import config
+    path = stack.write_config(os.path.join(workdir, 'seed.conf'), {
+        'DEFAULT': {'state_path': os.path.join(workdir, 'state-seed')},
+        'database': {'connection': connection},
+        'agent': {'signing_keys': common.SIGNING_KEY}})
+    config.parse_args(['benchmark', '--config-file', path])
+
+
+def _poll_phases(setup: stack.Setup, args: argparse.Namespace,
+                 seeded: seed.Seeded, files: dict[str, str],
+                 labels: dict[str, str], wrk: str | None,
+                 polls: tuple[str, ...]) -> list[phases.Row]:
+    """``polls`` name seeded groups, with a suffix: " steady" (every GET
+    conditional, as an agent whose document did not change), " paced"
+    (open loop at ``--rate``) or " half" (open loop at half of it)."""
+    rows = []
+    for poll in polls:
+        name, _, kind = poll.partition(' ')
+        label = labels[name]
+        rate = 0.0
+        if kind == 'steady':
+            label += ' steady'
+        elif kind in ('paced', 'half'):
+            if not wrk:
+                continue  # the asyncio client cannot pace
+            rate = args.rate if kind == 'paced' else args.rate / 2
+            label += f' at {rate:,.0f}/s'
+        common.log(f'{setup.name}: polling {label}')
+        rows.append(phases.poll(
+            setup, label, seeded.targets[name], files[name], wrk,
+            args.concurrency, args.duration,
+            1 if kind == 'steady' else args.conditional_every, rate=rate))
+    return rows
+
+
+def run(args: argparse.Namespace) -> list[phases.Row]:
+    setups = [s.strip() for s in args.setups.split(',') if s.strip()]
+    workdir = args.workdir or tempfile.mkdtemp(prefix='swconfig-bench-')
+    os.makedirs(workdir, exist_ok=True)
+    common.log(f'work directory {workdir}')
+    _ensure_services(setups)
+    stack.ensure_gunicorn()
+    wrk = loadgen.ensure_wrk()
+    port = common.free_port()
+    base_url = f'http://{common.HOST}:{port}'
+    large_url = seed.create_mariadb_database(LARGE_DB)
+    sqlite_url = 'sqlite:///' + os.path.join(workdir, 'embedded.sqlite')
+    _configure_this_process(workdir, large_url)
+    labels = _labels(args)
+    rows: list[phases.Row] = []
+    try:
+        groups = [
+            seed.Group('main', args.servers, args.deployments, waiting=True),
+            seed.Group('d1', args.few_deployments_servers, 1),
+            seed.Group('d200', args.many_deployments_servers,
+                       args.many_deployments)]
+        urls = [large_url] + ([sqlite_url] if 'embedded' in setups else [])
+        common.log(f'seeding {", ".join(labels.values())} ...')
+        seeded = seed.seed(urls, groups, base_url,
+                           args.signals + SIGNAL_WARMUP, args.creations)
+        common.log(f'seeded {seeded.rows} in {seeded.seconds:.0f}s')
+        rewritten = seed.verify([t.server_id for t in
+                                 seeded.targets['main'][:20]])
+        if rewritten:
+            raise RuntimeError(f'the engine re-rendered {rewritten} seeded '
+                               f'documents: the seed is not what the '
+                               f'engine would serve')
+        small_url = seed.create_mariadb_database(SMALL_DB)
+        small = seed.seed([small_url], [seed.Group(
+            'small', args.small_servers, args.deployments)], base_url, 0, 0)
+        seeded.targets['small'] = small.targets['small']
+        files = {name: loadgen.write_targets(
+            os.path.join(workdir, f'targets-{name}.txt'), targets)
+            for name, targets in seeded.targets.items()}
+        polls = ('main', 'main paced', 'main half', 'd1', 'd200',
+                 'd1 steady', 'd200 steady')
+        if 'production' in setups:
+            rows += _production(args, workdir, port, large_url, small_url,
+                                seeded, files, labels, wrk, polls)
+        if 'embedded' in setups:
+            rows += _embedded(args, workdir, port, sqlite_url, seeded,
+                              files, labels, wrk, polls)
+    finally:
+        if not args.keep:
+            seed.drop_mariadb_database(LARGE_DB)
+            seed.drop_mariadb_database(SMALL_DB)
+            if not args.workdir:
+                shutil.rmtree(workdir, ignore_errors=True)
+    return rows
+
+
+def _production(args: argparse.Namespace, workdir: str, port: int,
+                large_url: str, small_url: str, seeded: seed.Seeded,
+                files: dict[str, str], labels: dict[str, str],
+                wrk: str | None, polls: tuple[str, ...]
+                ) -> list[phases.Row]:
+    rows = []
+    config = stack.service_config(workdir, 'production', large_url, port,
+                                  common.RABBIT_URL, args.pool_size)
+    common.log('starting the production-like setup')
+    setup = stack.start_production(workdir, config, port, args.workers,
+                                   args.threads, args.engines)
+    try:
+        rows += _poll_phases(setup, args, seeded, files, labels, wrk, polls)
+        common.log('production: signal burst')
+        rows.append(phases.signal_burst(
+            setup, large_url, seeded.signals, args.signal_concurrency,
+            args.phase_time_limit))
+        common.log('production: creating deployments')
+        rows.append(phases.create_deployments(
+            setup, seeded.creations, args.creation_concurrency,
+            args.phase_time_limit))
+        rows.append(phases.idle_rss(setup))
+    finally:
+        setup.stop()
+    small_config = stack.service_config(workdir, 'production-small',
+                                        small_url, port, common.RABBIT_URL,
+                                        args.pool_size)
+    setup = stack.start_production(workdir, small_config, port, args.workers,
+                                   args.threads, args.engines,
+                                   with_engines=False, tag='-small')
+    try:
+        rows += _poll_phases(setup, args, seeded, files, labels, wrk,
+                             ('small', 'small paced'))
+    finally:
+        setup.stop()
+    return rows
+
+
+def _embedded(args: argparse.Namespace, workdir: str, port: int,
+              sqlite_url: str, seeded: seed.Seeded, files: dict[str, str],
+              labels: dict[str, str], wrk: str | None,
+              polls: tuple[str, ...]) -> list[phases.Row]:
+    rows = []
+    config = stack.service_config(workdir, 'embedded', sqlite_url, port,
+                                  None, args.pool_size)
+    common.log('starting the embedded default (swconfig-all)')
+    setup = stack.start_embedded(workdir, config, port)
+    try:
+        rows += _poll_phases(setup, args, seeded, files, labels, wrk, polls)
+        common.log('embedded: signal burst')
+        rows.append(phases.signal_burst(
+            setup, sqlite_url, seeded.signals, args.signal_concurrency,
+            args.phase_time_limit))
+        common.log('embedded: creating deployments')
+        rows.append(phases.create_deployments(
+            setup, seeded.creations, args.creation_concurrency,
+            args.phase_time_limit))
+        rows.append(phases.idle_rss(setup))
+    finally:
+        setup.stop()
+    return rows
+
+
+def _settings(args: argparse.Namespace) -> str:
+    return (f'{args.concurrency} pollers (HEAD+GET pairs, every '
+            f'{args.conditional_every}th GET conditional; "steady": every '
+            f'GET conditional), {args.duration:.0f}s per polling phase; '
+            f'gunicorn {args.workers} gthread workers x {args.threads} '
+            f'threads, {args.engines} engines, MariaDB + RabbitMQ; '
+            f'{args.signals} signals, {args.creations} creations')
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(sys.argv[1:] if argv is None else argv)
+    rows = run(args)
+    text = report.render(rows, _labels(args), _settings(args))
+    print(text)
+    if not args.no_readme:
+        report.update_readme(text)
+        common.log(f'figures written to {report.README}')
+    if args.json:
+        with open(args.json, 'w') as handle:
+            json.dump([{'setup': r.setup, 'phase': r.phase,
+                        'requests': r.result.requests,
+                        'seconds': r.result.seconds,
+                        'statuses': r.result.statuses,
+                        'errors': r.result.errors, 'p50_ms': r.result.p50_ms,
+                        'p99_ms': r.result.p99_ms, 'cpu': r.cpu,
+                        'rss': r.rss, 'wall': r.wall, 'extra': r.extra}
+                       for r in rows], handle, indent=1, default=str)
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -1,0 +1,346 @@
+"""Starting the setups under test and watching their CPU and memory.
+
+* production-like: the API under gunicorn (``gthread`` workers, so agents'
+  keep-alive connections are served by a thread pool), two
+  ``swconfig-engine`` processes, MariaDB, RabbitMQ;
+* embedded default: one ``swconfig-all`` (SQLite, in-process messaging).
+
+Every process gets its own log file in the work directory; every process
+started here is stopped here, by its own process group.
+"""
+
+import configparser
+import dataclasses
+import os
+import resource
+import signal
+import subprocess
+import sys
+import threading
+import time
+from typing import Any
+
+import psutil
+
+from benchmarks import common
+
+
+def write_config(path: str, sections: dict[str, dict[str, Any]]) -> str:
+    parser = configparser.ConfigParser(interpolation=None)
+    for section, values in sections.items():
+        if section != 'DEFAULT':
+            parser.add_section(section)
+        for key, value in values.items():
+            parser.set(section, key, str(value))
+    with open(path, 'w') as handle:
+        parser.write(handle)
+    return path
+
+
+def service_config(workdir: str, name: str, connection: str, port: int,
+                   transport_url: str | None, pool_size: int) -> str:
+    """The config file every process of one setup shares."""
+    default = {
+        'auth_strategy': 'noauth',
+        'state_path': os.path.join(workdir, f'state-{name}'),
+        'max_software_configs_per_tenant': -1,
+        'max_software_deployments_per_tenant': -1,
+        'default_deployment_signal_transport': 'HEAT_SIGNAL',
+        'debug': False,
+        # as many RPC handler threads as pooled DB connections: more only
+        # contend for the GIL and churn overflow connections
+        'executor_thread_pool_size': pool_size,
+    }
+    if transport_url:
+        default['transport_url'] = transport_url
+    return write_config(os.path.join(workdir, f'{name}.conf'), {
+        'DEFAULT': default,
+        'database': {'connection': connection,
+                     'max_pool_size': pool_size, 'max_overflow': pool_size},
+        'agent': {'signing_keys': common.SIGNING_KEY},
+        'api': {'bind_host': common.HOST, 'bind_port': port,
+                'public_url': f'http://{common.HOST}:{port}'},
+    })
+
+
+class Process:
+    """One child process (and its children) with a log file."""
+
+    def __init__(self, name: str, argv: list[str], workdir: str,
+                 env: dict[str, str] | None = None) -> None:
+        self.name = name
+        self.argv = argv
+        self.log_path = os.path.join(workdir, f'{name}.log')
+        self.env = env
+        self.popen: subprocess.Popen | None = None
+
+    def start(self) -> 'Process':
+        log = open(self.log_path, 'ab')
+        env = dict(os.environ, **(self.env or {}))
+        self.popen = subprocess.Popen(self.argv, stdout=log,
+                                      stderr=subprocess.STDOUT, env=env,
+                                      start_new_session=True)
+        log.close()
+        return self
+
+    def alive(self) -> bool:
+        return self.popen is not None and self.popen.poll() is None
+
+    def check(self) -> None:
+        if not self.alive():
+            raise RuntimeError(f'{self.name} exited; see {self.log_path}:\n'
+                               f'{self.tail()}')
+
+    def tail(self, lines: int = 30) -> str:
+        try:
+            with open(self.log_path, errors='replace') as handle:
+                return ''.join(handle.readlines()[-lines:])
+        except OSError:
+            return ''
+
+    def stop(self, timeout: float = 20) -> None:
+        if not self.alive():
+            return
+        os.killpg(self.popen.pid, signal.SIGTERM)
+        try:
+            self.popen.wait(timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(self.popen.pid, signal.SIGKILL)
+            self.popen.wait(timeout)
+
+    def tree(self) -> list[psutil.Process]:
+        """The process and its children (gunicorn's workers)."""
+        if not self.alive():
+            return []
+        try:
+            root = psutil.Process(self.popen.pid)
+            return [root, *root.children(recursive=True)]
+        except psutil.Error:
+            return []
+
+
+@dataclasses.dataclass
+class Setup:
+    name: str
+    port: int
+    config_file: str
+    processes: list[Process]
+
+    def check(self) -> None:
+        for process in self.processes:
+            process.check()
+
+    def stop(self) -> None:
+        for process in reversed(self.processes):
+            process.stop()
+
+    def api_processes(self) -> list[Process]:
+        return [p for p in self.processes if not p.name.startswith('engine')]
+
+
+def start_production(workdir: str, config_file: str, port: int,
+                     workers: int, threads: int, engines: int,
+                     with_engines: bool = True, tag: str = '') -> Setup:
+    """gunicorn + swconfig-engine processes on one config file."""
+    processes = []
+    if with_engines:
+        for number in range(engines):
+            host_file = write_config(
+                os.path.join(workdir, f'engine-{number}{tag}.conf'),
+                {'engine': {'host': f'bench-engine-{number}'}})
+            processes.append(Process(
+                f'engine-{number}{tag}',
+                [common.script('swconfig-engine'), '--config-file',
+                 config_file, '--config-file', host_file], workdir).start())
+    gunicorn = [
+        sys.executable, '-m', 'gunicorn', '--workers', str(workers),
+        '--worker-class', 'gthread', '--threads', str(threads),
+        '--bind', f'{common.HOST}:{port}', '--backlog', '2048',
+        '--keep-alive', '30', '--timeout', '120',
+        'swconfig.api.wsgi:application']
+    processes.append(Process(
+        f'api-gunicorn{tag}', gunicorn, workdir,
+        env={'SWCONFIG_CONFIG_FILES': config_file}).start())
+    setup = Setup('production', port, config_file, processes)
+    _wait_ready(setup)
+    return setup
+
+
+def start_embedded(workdir: str, config_file: str, port: int) -> Setup:
+    process = Process('swconfig-all', [common.script('swconfig-all'),
+                                       '--config-file', config_file],
+                      workdir).start()
+    setup = Setup('embedded', port, config_file, [process])
+    _wait_ready(setup)
+    return setup
+
+
+def _wait_ready(setup: Setup) -> None:
+    deadline = time.monotonic() + common.START_TIMEOUT
+    while time.monotonic() < deadline:
+        setup.check()
+        try:
+            common.wait_port(setup.port, timeout=0.5)
+            break
+        except RuntimeError:
+            continue
+    else:
+        raise RuntimeError(f'{setup.name} did not listen in time')
+    _wait_settled(setup)
+    setup.check()
+
+
+def _wait_settled(setup: Setup, busy: float = 0.1) -> None:
+    """Wait until the processes stop loading (gunicorn imports the app in
+    each worker after the master listens): less than ``busy`` CPU seconds
+    in half a second."""
+    deadline = time.monotonic() + common.START_TIMEOUT
+    while time.monotonic() < deadline:
+        processes = [p for proc in setup.processes for p in proc.tree()]
+        before = sum(Monitor._cpu(p) or 0.0 for p in processes)
+        time.sleep(0.5)
+        after = sum(Monitor._cpu(p) or 0.0 for p in processes)
+        if after - before < busy:
+            return
+
+
+def ensure_gunicorn() -> None:
+    """gunicorn is a test requirement; install it into this venv if the
+    venv predates it."""
+    try:
+        import gunicorn  # noqa: F401
+    except ImportError:
+        common.log('installing gunicorn into the venv')
+        subprocess.run([sys.executable, '-m', 'pip', 'install', '-q',
+                        'gunicorn'], check=True, timeout=300)
+
+
+def external_processes() -> dict[str, list[psutil.Process]]:
+    """MariaDB and RabbitMQ, to report what the DB side costs (read only:
+    the benchmark never signals a process it did not start)."""
+    found: dict[str, list[psutil.Process]] = {'mariadb': [], 'rabbitmq': []}
+    for process in psutil.process_iter(['name']):
+        name = process.info['name'] or ''
+        if name in ('mariadbd', 'mysqld'):
+            found['mariadb'].append(process)
+        elif name == 'beam.smp':
+            found['rabbitmq'].append(process)
+    return found
+
+
+class Monitor:
+    """CPU seconds used and the largest RSS of each process during a
+    phase, sampled in a background thread."""
+
+    def __init__(self, groups: dict[str, list[psutil.Process]],
+                 interval: float = 0.25) -> None:
+        self.groups = groups
+        self.interval = interval
+        self.cpu_start: dict[int, float] = {}
+        self.cpu_end: dict[int, float] = {}
+        self.rss_max: dict[int, int] = {}
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self.started = 0.0
+        self.wall = 0.0
+        self.client_cpu = 0.0
+        self.system_busy = 0.0
+
+    @staticmethod
+    def _cpu(process: psutil.Process) -> float | None:
+        try:
+            times = process.cpu_times()
+            return times.user + times.system
+        except psutil.Error:
+            return None
+
+    def _sample(self) -> None:
+        for processes in self.groups.values():
+            for process in processes:
+                try:
+                    rss = process.memory_info().rss
+                except psutil.Error:
+                    continue
+                self.rss_max[process.pid] = max(
+                    rss, self.rss_max.get(process.pid, 0))
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.interval):
+            self._sample()
+
+    @staticmethod
+    def _own_cpu() -> float:
+        """This process and its reaped children (wrk): the client."""
+        total = 0.0
+        for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN):
+            usage = resource.getrusage(who)
+            total += usage.ru_utime + usage.ru_stime
+        return total
+
+    @staticmethod
+    def _busy() -> float:
+        times = psutil.cpu_times()
+        return sum(times) - times.idle - getattr(times, 'iowait', 0.0)
+
+    def __enter__(self) -> 'Monitor':
+        self.client_cpu = -self._own_cpu()
+        self.system_busy = -self._busy()
+        for processes in self.groups.values():
+            for process in processes:
+                cpu = self._cpu(process)
+                if cpu is not None:
+                    self.cpu_start[process.pid] = cpu
+        self._sample()
+        self.started = time.monotonic()
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc_info: Any) -> None:
+        self.wall = time.monotonic() - self.started
+        self.client_cpu += self._own_cpu()
+        self.system_busy += self._busy()
+        self._stop.set()
+        self._thread.join()
+        self._sample()
+        for processes in self.groups.values():
+            for process in processes:
+                cpu = self._cpu(process)
+                if cpu is not None:
+                    self.cpu_end[process.pid] = cpu
+
+    def cpu(self, group: str) -> float:
+        """CPU seconds the group's processes used during the phase."""
+        if group == 'client':
+            return self.client_cpu
+        return sum(self.cpu_end.get(p.pid, 0.0) - self.cpu_start.get(
+            p.pid, self.cpu_end.get(p.pid, 0.0)) for p in self.groups[group])
+
+    def other_cpu(self) -> float:
+        """CPU seconds used by everything else on the machine (other
+        users' work competes with the benchmark on a shared machine)."""
+        ours = sum(self.cpu(group) for group in self.groups)
+        return max(0.0, self.system_busy - ours)
+
+    def rss(self, group: str) -> list[int]:
+        """The largest RSS of each process of the group, in bytes."""
+        return [self.rss_max[p.pid] for p in self.groups[group]
+                if p.pid in self.rss_max]
+
+
+def groups_for(setup: Setup) -> dict[str, list[psutil.Process]]:
+    """The processes to watch, by role. gunicorn's master only forks and
+    supervises; its workers serve."""
+    groups: dict[str, list[psutil.Process]] = {}
+    for process in setup.processes:
+        tree = process.tree()
+        if process.name.startswith('api-gunicorn'):
+            groups['api-master'] = tree[:1]
+            groups['api-workers'] = tree[1:]
+        elif process.name.startswith('engine'):
+            groups.setdefault('engines', []).extend(tree)
+        else:
+            groups['swconfig-all'] = tree
+    if setup.name != 'embedded':
+        groups.update(external_processes())
+    groups['client'] = []  # see Monitor.cpu
+    return groups
