@@ -7,66 +7,35 @@ object of another project is simply "not found". Functions return plain
 dicts, never live ORM objects.
 """
 
-import threading
 from typing import Any
 
 from oslo_db import api as oslo_db_api
 from oslo_db import exception as db_exc
-from oslo_db.sqlalchemy import enginefacade
 from oslo_utils import timeutils
 import sqlalchemy as sa
 
 from swconfig.common import exception
-from swconfig.conf import CONF
+from swconfig.db import joins
 from swconfig.db import models
 
-_CONTEXT = enginefacade.transaction_context()
-_CONTEXT.configure(sqlite_fk=True)
-
-reader = _CONTEXT.reader
-writer = _CONTEXT.writer
-
-
-def get_engine() -> sa.engine.Engine:
-    return _CONTEXT.writer.get_engine()
-
-
-def dispose_engine() -> None:
-    _CONTEXT.dispose_pool()
-
-
-def _sqlite_pragmas(dbapi_connection: Any, connection_record: Any) -> None:
-    """WAL and a busy timeout let the embedded default's API and engine
-    threads share one SQLite file without "database is locked" errors."""
-    cursor = dbapi_connection.cursor()
-    cursor.execute('PRAGMA journal_mode=WAL')
-    cursor.execute('PRAGMA busy_timeout=30000')
-    cursor.close()
-
-
-def _sqlite_begin(connection: Any, cursor: Any, statement: str,
-                  parameters: Any, context: Any,
-                  executemany: bool) -> tuple[str, Any]:
-    """BEGIN IMMEDIATE: take SQLite's write lock up front (waiting up to
-    the busy timeout) instead of failing at once with "database is locked"
-    when a read-then-write transaction meets a concurrent writer.
-
-    oslo.db emits the plain BEGIN itself (and its listener may run before
-    any of ours), so the statement is rewritten on its way to the driver.
-    """
-    if statement == 'BEGIN':
-        statement = 'BEGIN IMMEDIATE'
-    return statement, parameters
-
-
-def _on_engine_create(engine: sa.engine.Engine) -> None:
-    if engine.dialect.name == 'sqlite':
-        sa.event.listen(engine, 'connect', _sqlite_pragmas)
-        sa.event.listen(engine, 'before_cursor_execute', _sqlite_begin,
-                        retval=True)
-
-
-_CONTEXT.append_on_engine_create(_on_engine_create)
+# The signal inbox and the agents' hot path live in modules of their own;
+# they are part of this facade, so callers keep using ``db_api.<name>``.
+from swconfig.db.agent_path import agent_engine  # noqa: F401
+from swconfig.db.agent_path import agent_server_document  # noqa: F401
+from swconfig.db.agent_path import agent_signal_store  # noqa: F401
+from swconfig.db.session import _CONTEXT  # noqa: F401 - for test fixtures
+from swconfig.db.session import dispose_engine  # noqa: F401
+from swconfig.db.session import get_engine  # noqa: F401
+from swconfig.db.session import reader
+from swconfig.db.session import writer
+from swconfig.db.signals import signal_inbox_add  # noqa: F401
+from swconfig.db.signals import signal_inbox_apply  # noqa: F401
+from swconfig.db.signals import signal_inbox_contexts  # noqa: F401
+from swconfig.db.signals import signal_inbox_finish  # noqa: F401
+from swconfig.db.signals import signal_inbox_get  # noqa: F401
+from swconfig.db.signals import signal_inbox_pending  # noqa: F401
+from swconfig.db.signals import signal_inbox_pending_upto  # noqa: F401
+from swconfig.db.signals import software_deployment_signal_target  # noqa: F401
 
 
 def _visible_configs(context: Any, all_projects: bool = False) -> sa.Select:
@@ -410,23 +379,6 @@ def server_document_get(context: Any, server_id: str,
     return None if row is None else row._asdict()
 
 
-def _columns(model: Any, prefix: str) -> list:
-    return [column.label(f'{prefix}{column.key}')
-            for column in model.__table__.columns]
-
-
-def _split(row: Any, **prefixes: str) -> dict[str, dict | None]:
-    """A joined Core row back into one dict per table (None for the
-    missing side of an outer join)."""
-    values = row._asdict()
-    parts = {}
-    for name, prefix in prefixes.items():
-        part = {key[len(prefix):]: value for key, value in values.items()
-                if key.startswith(prefix)}
-        parts[name] = part if part.get('id') is not None else None
-    return parts
-
-
 @reader
 def server_deployment_configs(context: Any, server_id: str) -> list[dict]:
     """Every deployment of a server with its config, oldest first: the
@@ -434,11 +386,12 @@ def server_deployment_configs(context: Any, server_id: str) -> list[dict]:
     run for every change of every server."""
     deployment = models.SoftwareDeployment
     config = models.SoftwareConfig
-    query = (sa.select(*_columns(deployment, 'd_'), *_columns(config, 'c_'))
+    query = (sa.select(*joins.labelled_columns(deployment, 'd_'),
+                       *joins.labelled_columns(config, 'c_'))
              .join(config, deployment.config_id == config.id)
              .where(deployment.server_id == server_id)
              .order_by(deployment.created_at.asc(), deployment.id.asc()))
-    return [_split(row, deployment='d_', config='c_')
+    return [joins.split_row(row, deployment='d_', config='c_')
             for row in context.session.execute(query)]
 
 
@@ -457,371 +410,3 @@ def server_document_store(context: Any, server_id: str,
                 updated_at=timeutils.utcnow())
         .execution_options(synchronize_session=False)).rowcount
     return changed == 1
-
-
-# -- signals ----------------------------------------------------------------
-
-@writer
-def signal_inbox_add(context: Any, deployment_id: str,
-                     action_revision: int, payload: Any) -> int:
-    row = models.SignalInbox(deployment_id=deployment_id,
-                             action_revision=action_revision,
-                             payload=payload,
-                             received_at=timeutils.utcnow())
-    context.session.add(row)
-    context.session.flush()
-    return row.id
-
-
-@reader
-def signal_inbox_get(context: Any, inbox_id: int) -> dict | None:
-    row = context.session.get(models.SignalInbox, inbox_id)
-    return None if row is None else row.to_dict()
-
-
-@reader
-def signal_inbox_contexts(context: Any, inbox_ids: list[int]) -> dict:
-    """What applying stored signals needs, in one query: for each signal
-    id found, the signal, its deployment (None once deleted) and the
-    outputs declared by the deployment's config."""
-    inbox = models.SignalInbox
-    deployment = models.SoftwareDeployment
-    config = models.SoftwareConfig
-    rows = context.session.execute(
-        sa.select(*_columns(inbox, 's_'), *_columns(deployment, 'd_'),
-                  config.outputs.label('outputs'))
-        .outerjoin(deployment, deployment.id == inbox.deployment_id)
-        .outerjoin(config, config.id == deployment.config_id)
-        .where(inbox.id.in_(inbox_ids)))
-    found = {}
-    for row in rows:
-        parts = _split(row, signal='s_', deployment='d_')
-        parts['outputs'] = row.outputs
-        found[parts['signal']['id']] = parts
-    return found
-
-
-@oslo_db_api.retry_on_deadlock
-@writer
-def signal_inbox_apply(context: Any, changes: list[dict]) -> dict[int, str]:
-    """Apply several signals in one transaction (one commit for all).
-
-    Each change names ``inbox_id``, ``result``, ``deployment_id``,
-    ``expected_version``, the deployment ``values`` to write, and for its
-    event ``action``, ``old_status`` and ``reason``. Per signal, as
-    ``signal_inbox_finish`` + ``software_deployment_update`` would: the
-    claim (``processed_at``) and the conditional update commit together.
-    Returns, per inbox id, ``applied``, ``taken`` (another engine claimed
-    it) or ``conflict`` (the deployment changed: read it again).
-    """
-    inbox = models.SignalInbox.__table__
-    deployment = models.SoftwareDeployment.__table__
-    now = timeutils.utcnow()
-    outcome = {}
-    events = []
-    for change in changes:
-        inbox_id = change['inbox_id']
-        claimed = context.session.execute(
-            sa.update(inbox)
-            .where(inbox.c.id == inbox_id, inbox.c.processed_at.is_(None))
-            .values(processed_at=now, result=change['result'])).rowcount
-        if claimed != 1:
-            outcome[inbox_id] = 'taken'
-            continue
-        values = dict(change['values'],
-                      version=change['expected_version'] + 1)
-        values.setdefault('updated_at', now)
-        updated = context.session.execute(
-            sa.update(deployment)
-            .where(deployment.c.id == change['deployment_id'],
-                   deployment.c.version == change['expected_version'])
-            .values(**values)).rowcount
-        if updated != 1:
-            # Take our uncommitted claim back; the signal is read again.
-            context.session.execute(
-                sa.update(inbox).where(inbox.c.id == inbox_id)
-                .values(processed_at=None, result=None))
-            outcome[inbox_id] = 'conflict'
-            continue
-        events.append({
-            'deployment_id': change['deployment_id'],
-            'created_at': values['updated_at'], 'action': change['action'],
-            'old_status': change['old_status'],
-            'new_status': values.get('status', change['old_status']),
-            'reason': change['reason']})
-        outcome[inbox_id] = 'applied'
-    if events:
-        context.session.execute(
-            sa.insert(models.DeploymentEvent.__table__), events)
-    return outcome
-
-
-@reader
-def signal_inbox_pending_upto(context: Any, last_id: int,
-                              limit: int) -> list[int]:
-    """Unprocessed signals stored up to ``last_id``, oldest first (one
-    cast covers the signals an API worker stored before it)."""
-    model = models.SignalInbox
-    query = (sa.select(model.id)
-             .where(model.processed_at.is_(None), model.id <= last_id)
-             .order_by(model.id).limit(limit))
-    return list(context.session.scalars(query))
-
-
-@reader
-def signal_inbox_pending(context: Any, received_before: Any,
-                         limit: int) -> list[int]:
-    model = models.SignalInbox
-    query = (sa.select(model.id)
-             .where(model.processed_at.is_(None),
-                    model.received_at < received_before)
-             .order_by(model.id).limit(limit))
-    return list(context.session.scalars(query))
-
-
-@writer
-def signal_inbox_finish(context: Any, inbox_id: int, result: str) -> bool:
-    """Claim the signal as handled; False if another engine already did.
-    Called inside the transaction that applies (or discards) it, so the
-    claim and its effect commit together."""
-    model = models.SignalInbox
-    changed = context.session.execute(
-        sa.update(model)
-        .where(model.id == inbox_id, model.processed_at.is_(None))
-        .values(processed_at=timeutils.utcnow(), result=result)
-        .execution_options(synchronize_session=False)).rowcount
-    return changed == 1
-
-
-@reader
-def software_deployment_signal_target(context: Any,
-                                      deployment_id: str) -> dict | None:
-    """What the signal URL handler needs, unscoped (the URL's signature is
-    the credential): revision, status and the server."""
-    model = models.SoftwareDeployment
-    row = context.session.execute(
-        sa.select(model.id, model.action_revision, model.status,
-                  model.signal_transport, model.server_id)
-        .where(model.id == deployment_id)).first()
-    return None if row is None else row._asdict()
-
-
-# -- the agents' hot path -----------------------------------------------------
-#
-# Agents poll every 30 s and signal in bursts, so these statements run far
-# more often than anything else. They go through a small engine of their
-# own, in autocommit mode: each statement is its own transaction, so a read
-# costs one round trip instead of four (pre-ping, BEGIN, SELECT, ROLLBACK)
-# and a signal is durable when its INSERT returns. A connection found dead
-# is retried once on a fresh one instead of being pinged before every use.
-# The polls' SELECTs are compiled once per engine and run on the pooled
-# DBAPI connection directly: SQLAlchemy's per-execution machinery cost more
-# CPU than the database did.
-
-_AGENT_ENGINE: tuple[Any, sa.engine.Engine, dict] | None = None
-_AGENT_ENGINE_LOCK = threading.Lock()
-
-
-def _in_memory(url: sa.engine.URL) -> bool:
-    return url.get_backend_name() == 'sqlite' and url.database in (
-        None, '', ':memory:')
-
-
-def _create_agent_engine(source: sa.engine.Engine) -> sa.engine.Engine:
-    if _in_memory(source.url):
-        return source  # a second engine would see another database
-    size = CONF.api.agent_db_pool_size or CONF.database.max_pool_size or 5
-    options: dict[str, Any] = {
-        'isolation_level': 'AUTOCOMMIT',
-        'pool_pre_ping': False,
-        'pool_recycle': CONF.database.connection_recycle_time,
-        'pool_size': size,
-        'max_overflow': max(0, CONF.database.max_overflow or 0),
-        'pool_timeout': CONF.database.pool_timeout or 30,
-    }
-    if source.url.get_backend_name() == 'sqlite':
-        options['connect_args'] = {'timeout': 30}  # wait for the writer
-    try:
-        # SQLAlchemy >= 2.0.43: no ROLLBACK round trip on an autocommit
-        # connection's release.
-        return sa.create_engine(source.url, skip_autocommit_rollback=True,
-                                **options)
-    except TypeError:
-        return sa.create_engine(source.url, **options)
-
-
-def _agent() -> tuple[sa.engine.Engine, dict]:
-    """The agent path's engine and its compiled statements, on the same
-    database as the facade (also when a test patched the facade)."""
-    global _AGENT_ENGINE
-    source = _CONTEXT.reader.get_engine()
-    current = _AGENT_ENGINE
-    if current is not None and current[0] is source:
-        return current[1], current[2]
-    with _AGENT_ENGINE_LOCK:
-        current = _AGENT_ENGINE
-        if current is None or current[0] is not source:
-            if current is not None and current[1] is not current[0]:
-                current[1].dispose()
-            engine = _create_agent_engine(source)
-            with engine.connect():
-                pass  # the dialect learns the server before compiling
-            current = (source, engine, {
-                name: _Prepared(engine, statement)
-                for name, statement in _AGENT_STATEMENTS.items()})
-            _AGENT_ENGINE = current
-    return current[1], current[2]
-
-
-def agent_engine() -> sa.engine.Engine:
-    return _agent()[0]
-
-
-def _autocommit(engine: sa.engine.Engine) -> bool:
-    current = _AGENT_ENGINE
-    return current is not None and current[1] is engine and (
-        current[0] is not engine)
-
-
-class _Prepared:
-    """A Core statement compiled once for one engine's dialect and run on
-    a raw pooled DBAPI cursor, with the column types' bind and result
-    processing (e.g. JSON columns, SQLite's timestamps stored as text).
-    """
-
-    def __init__(self, engine: sa.engine.Engine, statement: Any) -> None:
-        dialect = engine.dialect
-        self.insert = isinstance(statement, sa.Insert)
-        self.returning = self.insert and dialect.insert_returning
-        if self.returning:
-            statement = statement.returning(*statement.table.primary_key)
-        compiled = statement.compile(dialect=dialect)
-        self.sql = compiled.string
-        self.order = (list(compiled.positiontup) if compiled.positional
-                      else None)
-        self.binds = {
-            name: bind.type.dialect_impl(dialect).bind_processor(dialect)
-            for name, bind in compiled.binds.items()}
-        columns = [] if self.insert else list(statement.selected_columns)
-        self.names = [column.key for column in columns]
-        self.processors = [
-            column.type.dialect_impl(dialect).result_processor(dialect,
-                                                               None)
-            for column in columns]
-
-    def _args(self, params: dict) -> Any:
-        params = {name: (value if self.binds.get(name) is None
-                         else self.binds[name](value))
-                  for name, value in params.items()}
-        if self.order is not None:
-            return tuple(params[name] for name in self.order)
-        return params
-
-    def _execute(self, engine: sa.engine.Engine, params: dict,
-                 retry: bool) -> Any:
-        args = self._args(params)
-        for attempt in range(2):
-            connection = engine.raw_connection()
-            cursor = None
-            try:
-                cursor = connection.cursor()
-                try:
-                    cursor.execute(self.sql, args)
-                    if not self.insert:
-                        return cursor.fetchone()
-                    if self.returning:
-                        result = cursor.fetchone()[0]
-                    else:
-                        result = cursor.lastrowid
-                    if not _autocommit(engine):
-                        connection.commit()  # the facade's own engine
-                    return result
-                finally:
-                    cursor.close()
-            except engine.dialect.loaded_dbapi.Error as exc:
-                if not engine.dialect.is_disconnect(
-                        exc, connection.dbapi_connection, cursor):
-                    raise
-                connection.invalidate(exc)
-                if attempt or not retry:
-                    raise
-            finally:
-                connection.close()
-        return None
-
-    def first(self, engine: sa.engine.Engine, params: dict) -> dict | None:
-        """The first row, as a dict; read once more on a fresh connection
-        if the pooled one turned out dead."""
-        row = self._execute(engine, params, retry=True)
-        if row is None:
-            return None
-        return {name: (value if process is None else process(value))
-                for name, value, process in zip(
-                    self.names, row, self.processors, strict=True)}
-
-    def insert_one(self, engine: sa.engine.Engine, params: dict) -> int:
-        """The new row's primary key. Never retried: an INSERT whose
-        answer was lost may have happened."""
-        return self._execute(engine, params, retry=False)
-
-
-_SERVER = models.Server.__table__
-_VALIDATORS = (_SERVER.c.etag, _SERVER.c.updated_at, _SERVER.c.token_revision)
-_DEPLOYMENT = models.SoftwareDeployment.__table__
-_INBOX = models.SignalInbox.__table__
-_AGENT_STATEMENTS = {
-    'head': sa.select(*_VALIDATORS).where(
-        _SERVER.c.id == sa.bindparam('server_id')),
-    'get': sa.select(*_VALIDATORS, _SERVER.c.document).where(
-        _SERVER.c.id == sa.bindparam('server_id')),
-    # The document only when the agent's copy is stale: a 304 reads no
-    # blob.
-    'get_unless': sa.select(
-        *_VALIDATORS,
-        sa.case((_SERVER.c.etag == sa.bindparam('etag'), sa.null()),
-                else_=_SERVER.c.document).label('document')).where(
-        _SERVER.c.id == sa.bindparam('server_id')),
-    'signal_target': sa.select(
-        _DEPLOYMENT.c.action_revision, _DEPLOYMENT.c.status).where(
-        _DEPLOYMENT.c.id == sa.bindparam('deployment_id')),
-    'signal_insert': _INBOX.insert().values(
-        deployment_id=sa.bindparam('deployment_id'),
-        action_revision=sa.bindparam('action_revision'),
-        payload=sa.bindparam('payload', type_=_INBOX.c.payload.type),
-        received_at=sa.bindparam('received_at',
-                                 type_=_INBOX.c.received_at.type)),
-}
-
-
-def agent_server_document(server_id: str, with_document: bool = True,
-                          unless_etag: str | None = None) -> dict | None:
-    """The validators of a server's pre-rendered document, and the
-    document itself if ``with_document`` (but None when its ETag is
-    ``unless_etag``): one primary-key read in one round trip."""
-    engine, statements = _agent()
-    if not with_document:
-        return statements['head'].first(engine, {'server_id': server_id})
-    if unless_etag is not None:
-        return statements['get_unless'].first(
-            engine, {'server_id': server_id, 'etag': unless_etag})
-    return statements['get'].first(engine, {'server_id': server_id})
-
-
-def agent_signal_store(deployment_id: str, action_revision: int,
-                       payload: Any) -> tuple[dict | None, int | None]:
-    """Store an agent's signal durably if its deployment exists.
-
-    Returns the deployment's current ``action_revision`` and ``status``
-    (None when there is no such deployment, and then nothing is stored)
-    and the inbox row's id. Only the read is retried on a dead
-    connection: an INSERT whose answer was lost might have happened.
-    """
-    engine, statements = _agent()
-    target = statements['signal_target'].first(
-        engine, {'deployment_id': deployment_id})
-    if target is None:
-        return None, None
-    inbox_id = statements['signal_insert'].insert_one(engine, {
-        'deployment_id': deployment_id, 'action_revision': action_revision,
-        'payload': payload, 'received_at': timeutils.utcnow()})
-    return target, inbox_id

@@ -1,0 +1,56 @@
+"""The enginefacade transaction context every DB function runs in, and the
+per-backend connection settings (SQLite's WAL, busy timeout and
+BEGIN IMMEDIATE for the embedded default)."""
+
+from typing import Any
+
+from oslo_db.sqlalchemy import enginefacade
+import sqlalchemy as sa
+
+_CONTEXT = enginefacade.transaction_context()
+_CONTEXT.configure(sqlite_fk=True)
+
+reader = _CONTEXT.reader
+writer = _CONTEXT.writer
+
+
+def get_engine() -> sa.engine.Engine:
+    return _CONTEXT.writer.get_engine()
+
+
+def dispose_engine() -> None:
+    _CONTEXT.dispose_pool()
+
+
+def _sqlite_pragmas(dbapi_connection: Any, connection_record: Any) -> None:
+    """WAL and a busy timeout let the embedded default's API and engine
+    threads share one SQLite file without "database is locked" errors."""
+    cursor = dbapi_connection.cursor()
+    cursor.execute('PRAGMA journal_mode=WAL')
+    cursor.execute('PRAGMA busy_timeout=30000')
+    cursor.close()
+
+
+def _sqlite_begin(connection: Any, cursor: Any, statement: str,
+                  parameters: Any, context: Any,
+                  executemany: bool) -> tuple[str, Any]:
+    """BEGIN IMMEDIATE: take SQLite's write lock up front (waiting up to
+    the busy timeout) instead of failing at once with "database is locked"
+    when a read-then-write transaction meets a concurrent writer.
+
+    oslo.db emits the plain BEGIN itself (and its listener may run before
+    any of ours), so the statement is rewritten on its way to the driver.
+    """
+    if statement == 'BEGIN':
+        statement = 'BEGIN IMMEDIATE'
+    return statement, parameters
+
+
+def _on_engine_create(engine: sa.engine.Engine) -> None:
+    if engine.dialect.name == 'sqlite':
+        sa.event.listen(engine, 'connect', _sqlite_pragmas)
+        sa.event.listen(engine, 'before_cursor_execute', _sqlite_begin,
+                        retval=True)
+
+
+_CONTEXT.append_on_engine_create(_on_engine_create)
