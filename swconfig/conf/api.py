@@ -18,7 +18,7 @@ opts = [
                help='Number of API worker processes started by '
                     'swconfig-api. swconfig-all always runs one.'),
     cfg.IntOpt('threads',
-               default=32,
+               default=64,
                min=1,
                help='Request threads per API worker process.'),
     cfg.IntOpt('max_json_body_size',
