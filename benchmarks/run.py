@@ -69,6 +69,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     add('--workers', type=int, default=4, help='gunicorn workers')
     add('--threads', type=int, default=8, help='threads per worker')
     add('--engines', type=int, default=2, help='swconfig-engine processes')
+    add('--buffer-pool-mb', type=int, default=2048,
+        help='InnoDB buffer pool of MariaDB during the run, MB (raised if '
+             'smaller, restored afterwards; default 2048)')
     add('--pool-size', type=int, default=16,
         help='[database] max_pool_size (and max_overflow) per process')
     add('--setups', default='production,embedded',
@@ -164,6 +167,7 @@ def run(args: argparse.Namespace) -> list[phases.Row]:
     wrk = loadgen.ensure_wrk()
     port = common.free_port()
     base_url = f'http://{common.HOST}:{port}'
+    previous_buffer_pool = seed.size_buffer_pool(args.buffer_pool_mb)
     large_url = seed.create_mariadb_database(LARGE_DB)
     sqlite_url = 'sqlite:///' + os.path.join(workdir, 'embedded.sqlite')
     _configure_this_process(workdir, large_url)
@@ -202,6 +206,7 @@ def run(args: argparse.Namespace) -> list[phases.Row]:
             rows += _embedded(args, workdir, port, sqlite_url, seeded,
                               files, labels, wrk, polls)
     finally:
+        seed.restore_buffer_pool(previous_buffer_pool)
         if not args.keep:
             seed.drop_mariadb_database(LARGE_DB)
             seed.drop_mariadb_database(SMALL_DB)

@@ -69,6 +69,43 @@ def create_mariadb_database(name: str) -> str:
     return f'{common.MARIADB_URL}/{name}?charset=utf8mb4'
 
 
+def size_buffer_pool(megabytes: int) -> int | None:
+    """Grow MariaDB's InnoDB buffer pool to ``megabytes`` (a production
+    server sizes it to its RAM; the packaged default, 128 MB, cannot hold
+    100,000 documents). Returns the previous size in bytes to restore, or
+    None when nothing was changed."""
+    admin = sa.create_engine(f'{common.MARIADB_URL}/',
+                             isolation_level='AUTOCOMMIT')
+    try:
+        with admin.connect() as connection:
+            current = connection.execute(sa.text(
+                'SELECT @@innodb_buffer_pool_size')).scalar()
+            wanted = megabytes * 1024 * 1024
+            if current >= wanted:
+                return None
+            _set_buffer_pool(connection, wanted)
+            return current
+    finally:
+        admin.dispose()
+
+
+def restore_buffer_pool(size: int | None) -> None:
+    if size is None:
+        return
+    admin = sa.create_engine(f'{common.MARIADB_URL}/',
+                             isolation_level='AUTOCOMMIT')
+    try:
+        with admin.connect() as connection:
+            _set_buffer_pool(connection, size)
+    finally:
+        admin.dispose()
+
+
+def _set_buffer_pool(connection: sa.engine.Connection, size: int) -> None:
+    connection.execute(sa.text(
+        f'SET GLOBAL innodb_buffer_pool_size = {int(size)}'))
+
+
 def drop_mariadb_database(name: str) -> None:
     admin = sa.create_engine(f'{common.MARIADB_URL}/',
                              isolation_level='AUTOCOMMIT')
