@@ -1,8 +1,6 @@
 """What the benchmark modules share: addresses, the signing key, limits."""
 
 import dataclasses
-import os
-import socket
 import sys
 import time
 
@@ -27,34 +25,6 @@ class Target:
 class SignalTarget:
     deployment_id: str
     path: str  # path and query of the signed signal URL
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind((HOST, 0))
-        return sock.getsockname()[1]
-
-
-def script(name: str) -> str:
-    """A console script installed next to this interpreter (the venv)."""
-    candidate = os.path.join(os.path.dirname(sys.executable), name)
-    if not os.path.exists(candidate):
-        raise SystemExit(f'{name} is not installed next to '
-                         f'{sys.executable}: run the benchmark with the '
-                         f'project venv\'s python')
-    return candidate
-
-
-def wait_port(port: int, timeout: float = START_TIMEOUT) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            with socket.create_connection((HOST, port), timeout=0.5):
-                return
-        except OSError:
-            time.sleep(0.2)
-    raise RuntimeError(f'nothing listens on {HOST}:{port} after '
-                       f'{timeout:.0f}s')
 
 
 def log(message: str) -> None:

@@ -25,6 +25,7 @@ from benchmarks import phases
 from benchmarks import report
 from benchmarks import seed
 from benchmarks import stack
+from tests.fixtures import processes
 
 LARGE_DB = 'swconfig_bench_large'
 SIGNAL_WARMUP = 128
@@ -123,7 +124,7 @@ def _configure_this_process(workdir: str, connection: str) -> None:
     """Sign and render exactly as the services will (same key and
     polling interval), and let ``seed.verify`` use the engine's code."""
     from swconfig.common import config
-    path = stack.write_config(os.path.join(workdir, 'seed.conf'), {
+    path = processes.write_config(os.path.join(workdir, 'seed.conf'), {
         'DEFAULT': {'state_path': os.path.join(workdir, 'state-seed')},
         'database': {'connection': connection},
         'agent': {'signing_keys': common.SIGNING_KEY}})
@@ -165,7 +166,7 @@ def run(args: argparse.Namespace) -> list[phases.Row]:
     _ensure_services(setups)
     stack.ensure_gunicorn()
     wrk = loadgen.ensure_wrk()
-    port = common.free_port()
+    port = processes.free_port()
     base_url = f'http://{common.HOST}:{port}'
     previous_buffer_pool = seed.size_buffer_pool(args.buffer_pool_mb)
     large_url = seed.create_mariadb_database(LARGE_DB)
@@ -226,19 +227,8 @@ def _production(args: argparse.Namespace, workdir: str, port: int,
     common.log('starting the production-like setup')
     setup = stack.start_production(workdir, config, port, args.workers,
                                    args.threads, args.engines)
-    try:
-        rows += _poll_phases(setup, args, seeded, files, labels, wrk, polls)
-        common.log('production: signal burst')
-        rows.append(phases.signal_burst(
-            setup, large_url, seeded.signals, args.signal_concurrency,
-            args.phase_time_limit))
-        common.log('production: creating deployments')
-        rows.append(phases.create_deployments(
-            setup, seeded.creations, args.creation_concurrency,
-            args.phase_time_limit))
-        rows.append(phases.idle_rss(setup))
-    finally:
-        setup.stop()
+    rows += _all_phases(setup, 'production', large_url, args, seeded,
+                        files, labels, wrk, polls)
     small_config = stack.service_config(workdir, 'production-small',
                                         small_url, port, common.RABBIT_URL,
                                         args.pool_size)
@@ -253,6 +243,28 @@ def _production(args: argparse.Namespace, workdir: str, port: int,
     return rows
 
 
+def _all_phases(setup: stack.Setup, name: str, db_url: str,
+                args: argparse.Namespace, seeded: seed.Seeded,
+                files: dict[str, str], labels: dict[str, str],
+                wrk: str | None, polls: tuple[str, ...]) -> list[phases.Row]:
+    """Polls, a signal burst, creations and idle memory on one setup,
+    which is stopped afterwards."""
+    try:
+        rows = _poll_phases(setup, args, seeded, files, labels, wrk, polls)
+        common.log(f'{name}: signal burst')
+        rows.append(phases.signal_burst(
+            setup, db_url, seeded.signals, args.signal_concurrency,
+            args.phase_time_limit))
+        common.log(f'{name}: creating deployments')
+        rows.append(phases.create_deployments(
+            setup, seeded.creations, args.creation_concurrency,
+            args.phase_time_limit))
+        rows.append(phases.idle_rss(setup))
+        return rows
+    finally:
+        setup.stop()
+
+
 def _embedded(args: argparse.Namespace, workdir: str, port: int,
               sqlite_url: str, seeded: seed.Seeded, files: dict[str, str],
               labels: dict[str, str], wrk: str | None,
@@ -262,19 +274,8 @@ def _embedded(args: argparse.Namespace, workdir: str, port: int,
                                   None, args.pool_size)
     common.log('starting the embedded default (swconfig-all)')
     setup = stack.start_embedded(workdir, config, port)
-    try:
-        rows += _poll_phases(setup, args, seeded, files, labels, wrk, polls)
-        common.log('embedded: signal burst')
-        rows.append(phases.signal_burst(
-            setup, sqlite_url, seeded.signals, args.signal_concurrency,
-            args.phase_time_limit))
-        common.log('embedded: creating deployments')
-        rows.append(phases.create_deployments(
-            setup, seeded.creations, args.creation_concurrency,
-            args.phase_time_limit))
-        rows.append(phases.idle_rss(setup))
-    finally:
-        setup.stop()
+    rows += _all_phases(setup, 'embedded', sqlite_url, args, seeded, files,
+                        labels, wrk, polls)
     return rows
 
 

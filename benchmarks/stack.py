@@ -9,7 +9,6 @@ Every process gets its own log file in the work directory; every process
 started here is stopped here, by its own process group.
 """
 
-import configparser
 import dataclasses
 import os
 import resource
@@ -23,18 +22,8 @@ from typing import Any
 import psutil
 
 from benchmarks import common
-
-
-def write_config(path: str, sections: dict[str, dict[str, Any]]) -> str:
-    parser = configparser.ConfigParser(interpolation=None)
-    for section, values in sections.items():
-        if section != 'DEFAULT':
-            parser.add_section(section)
-        for key, value in values.items():
-            parser.set(section, key, str(value))
-    with open(path, 'w') as handle:
-        parser.write(handle)
-    return path
+from tests.fixtures import processes as fixture_processes
+from tests.fixtures import services
 
 
 def service_config(workdir: str, name: str, connection: str, port: int,
@@ -53,7 +42,8 @@ def service_config(workdir: str, name: str, connection: str, port: int,
     }
     if transport_url:
         default['transport_url'] = transport_url
-    return write_config(os.path.join(workdir, f'{name}.conf'), {
+    path = os.path.join(workdir, f'{name}.conf')
+    return fixture_processes.write_config(path, {
         'DEFAULT': default,
         'database': {'connection': connection,
                      'max_pool_size': pool_size, 'max_overflow': pool_size},
@@ -145,12 +135,12 @@ def start_production(workdir: str, config_file: str, port: int,
     processes = []
     if with_engines:
         for number in range(engines):
-            host_file = write_config(
+            host_file = fixture_processes.write_config(
                 os.path.join(workdir, f'engine-{number}{tag}.conf'),
                 {'engine': {'host': f'bench-engine-{number}'}})
             processes.append(Process(
                 f'engine-{number}{tag}',
-                [common.script('swconfig-engine'), '--config-file',
+                [fixture_processes.script('swconfig-engine'), '--config-file',
                  config_file, '--config-file', host_file], workdir).start())
     gunicorn = [
         sys.executable, '-m', 'gunicorn', '--workers', str(workers),
@@ -167,9 +157,9 @@ def start_production(workdir: str, config_file: str, port: int,
 
 
 def start_embedded(workdir: str, config_file: str, port: int) -> Setup:
-    process = Process('swconfig-all', [common.script('swconfig-all'),
-                                       '--config-file', config_file],
-                      workdir).start()
+    argv = [fixture_processes.script('swconfig-all'), '--config-file',
+            config_file]
+    process = Process('swconfig-all', argv, workdir).start()
     setup = Setup('embedded', port, config_file, [process])
     _wait_ready(setup)
     return setup
@@ -180,7 +170,7 @@ def _wait_ready(setup: Setup) -> None:
     while time.monotonic() < deadline:
         setup.check()
         try:
-            common.wait_port(setup.port, timeout=0.5)
+            services.wait_for_port(setup.port, timeout=0.5)
             break
         except RuntimeError:
             continue

@@ -79,10 +79,6 @@ def _agent() -> tuple[sa.engine.Engine, dict]:
     return current[1], current[2]
 
 
-def agent_engine() -> sa.engine.Engine:
-    return _agent()[0]
-
-
 def _autocommit(engine: sa.engine.Engine) -> bool:
     current = _AGENT_ENGINE
     return current is not None and current[1] is engine and (

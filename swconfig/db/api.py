@@ -20,7 +20,6 @@ from swconfig.db import models
 
 # The signal inbox and the agents' hot path live in modules of their own;
 # they are part of this facade, so callers keep using ``db_api.<name>``.
-from swconfig.db.agent_path import agent_engine  # noqa: F401
 from swconfig.db.agent_path import agent_server_document  # noqa: F401
 from swconfig.db.agent_path import agent_signal_store  # noqa: F401
 from swconfig.db.session import _CONTEXT  # noqa: F401 - for test fixtures
@@ -32,7 +31,6 @@ from swconfig.db.signals import signal_inbox_add  # noqa: F401
 from swconfig.db.signals import signal_inbox_apply  # noqa: F401
 from swconfig.db.signals import signal_inbox_contexts  # noqa: F401
 from swconfig.db.signals import signal_inbox_finish  # noqa: F401
-from swconfig.db.signals import signal_inbox_get  # noqa: F401
 from swconfig.db.signals import signal_inbox_pending  # noqa: F401
 from swconfig.db.signals import signal_inbox_pending_upto  # noqa: F401
 from swconfig.db.signals import software_deployment_signal_target  # noqa: F401

@@ -28,12 +28,6 @@ def signal_inbox_add(context: Any, deployment_id: str,
 
 
 @reader
-def signal_inbox_get(context: Any, inbox_id: int) -> dict | None:
-    row = context.session.get(models.SignalInbox, inbox_id)
-    return None if row is None else row.to_dict()
-
-
-@reader
 def signal_inbox_contexts(context: Any, inbox_ids: list[int]) -> dict:
     """What applying stored signals needs, in one query: for each signal
     id found, the signal, its deployment (None once deleted) and the
