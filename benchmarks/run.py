@@ -30,6 +30,7 @@ from tests.fixtures import processes
 LARGE_DB = 'swconfig_bench_large'
 SIGNAL_WARMUP = 128
 SMALL_DB = 'swconfig_bench_small'
+PHASES = ('polls', 'signals', 'creation')
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
@@ -77,6 +78,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         help='[database] max_pool_size (and max_overflow) per process')
     add('--setups', default='production,embedded',
         help='comma-separated: production, embedded')
+    add('--phases', default=','.join(PHASES),
+        help='comma-separated phases to run on each setup: '
+             f'{", ".join(PHASES)} (default: all)')
     add('--quick', action='store_true',
         help='small sizes and short phases: a smoke run in about 2 min')
     add('--workdir', help='where configs and logs go (default: a new '
@@ -96,6 +100,10 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         args.duration = min(args.duration, 5)
         args.signals = min(args.signals, 1000)
         args.creations = min(args.creations, 300)
+    args.phases = [p.strip() for p in args.phases.split(',') if p.strip()]
+    unknown = set(args.phases) - set(PHASES)
+    if unknown:
+        parser.error(f'unknown phases: {", ".join(sorted(unknown))}')
     args.signals = min(args.signals, args.servers - SIGNAL_WARMUP)
     args.creations = min(args.creations,
                          args.servers - args.signals - SIGNAL_WARMUP)
@@ -198,8 +206,9 @@ def run(args: argparse.Namespace) -> list[phases.Row]:
         files = {name: loadgen.write_targets(
             os.path.join(workdir, f'targets-{name}.txt'), targets)
             for name, targets in seeded.targets.items()}
-        polls = ('main', 'main paced', 'main half', 'd1', 'd200',
-                 'd1 steady', 'd200 steady')
+        polls = (('main', 'main paced', 'main half', 'd1', 'd200',
+                  'd1 steady', 'd200 steady')
+                 if 'polls' in args.phases else ())
         if 'production' in setups:
             rows += _production(args, workdir, port, large_url, small_url,
                                 seeded, files, labels, wrk, polls)
@@ -232,6 +241,8 @@ def _production(args: argparse.Namespace, workdir: str, port: int,
     small_config = stack.service_config(workdir, 'production-small',
                                         small_url, port, common.RABBIT_URL,
                                         args.pool_size)
+    if 'polls' not in args.phases:
+        return rows
     setup = stack.start_production(workdir, small_config, port, args.workers,
                                    args.threads, args.engines,
                                    with_engines=False, tag='-small')
@@ -251,14 +262,16 @@ def _all_phases(setup: stack.Setup, name: str, db_url: str,
     which is stopped afterwards."""
     try:
         rows = _poll_phases(setup, args, seeded, files, labels, wrk, polls)
-        common.log(f'{name}: signal burst')
-        rows.append(phases.signal_burst(
-            setup, db_url, seeded.signals, args.signal_concurrency,
-            args.phase_time_limit))
-        common.log(f'{name}: creating deployments')
-        rows.append(phases.create_deployments(
-            setup, seeded.creations, args.creation_concurrency,
-            args.phase_time_limit))
+        if 'signals' in args.phases:
+            common.log(f'{name}: signal burst')
+            rows.append(phases.signal_burst(
+                setup, db_url, seeded.signals, args.signal_concurrency,
+                args.phase_time_limit))
+        if 'creation' in args.phases:
+            common.log(f'{name}: creating deployments')
+            rows.append(phases.create_deployments(
+                setup, seeded.creations, args.creation_concurrency,
+                args.phase_time_limit))
         rows.append(phases.idle_rss(setup))
         return rows
     finally:

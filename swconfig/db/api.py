@@ -27,13 +27,16 @@ from swconfig.db.session import dispose_engine  # noqa: F401
 from swconfig.db.session import get_engine  # noqa: F401
 from swconfig.db.session import reader
 from swconfig.db.session import writer
+from swconfig.db.signals import deployment_events_add  # noqa: F401
+from swconfig.db.signals import signal_deployments_lock  # noqa: F401
 from swconfig.db.signals import signal_inbox_add  # noqa: F401
-from swconfig.db.signals import signal_inbox_apply  # noqa: F401
-from swconfig.db.signals import signal_inbox_contexts  # noqa: F401
+from swconfig.db.signals import signal_inbox_claim  # noqa: F401
 from swconfig.db.signals import signal_inbox_finish  # noqa: F401
+from swconfig.db.signals import signal_inbox_first_pending  # noqa: F401
 from swconfig.db.signals import signal_inbox_pending  # noqa: F401
 from swconfig.db.signals import signal_inbox_pending_upto  # noqa: F401
 from swconfig.db.signals import software_deployment_signal_target  # noqa: F401
+from swconfig.db.signals import software_deployments_apply  # noqa: F401
 
 
 def _visible_configs(context: Any, all_projects: bool = False) -> sa.Select:

@@ -1,6 +1,6 @@
 """The enginefacade transaction context every DB function runs in, and the
 per-backend connection settings (SQLite's WAL, busy timeout and
-BEGIN IMMEDIATE for the embedded default)."""
+BEGIN IMMEDIATE for the embedded default; READ COMMITTED on MySQL)."""
 
 from typing import Any
 
@@ -46,7 +46,20 @@ def _sqlite_begin(connection: Any, cursor: Any, statement: str,
     return statement, parameters
 
 
+def _mysql_read_committed(dbapi_connection: Any,
+                          connection_record: Any) -> None:
+    """READ COMMITTED, as PostgreSQL's default: every writer is written
+    for it (conditional updates, no reliance on a snapshot), and it takes
+    no gap locks, which under REPEATABLE READ made the engines' batched
+    signal claims deadlock with the API storing new signals."""
+    cursor = dbapi_connection.cursor()
+    cursor.execute('SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED')
+    cursor.close()
+
+
 def _on_engine_create(engine: sa.engine.Engine) -> None:
+    if engine.dialect.name == 'mysql':
+        sa.event.listen(engine, 'connect', _mysql_read_committed)
     if engine.dialect.name == 'sqlite':
         sa.event.listen(engine, 'connect', _sqlite_pragmas)
         sa.event.listen(engine, 'before_cursor_execute', _sqlite_begin,

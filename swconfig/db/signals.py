@@ -1,20 +1,34 @@
 """The signal inbox: signals stored before the agent is answered, and
 claimed and applied exactly once by the engines. Part of the DB facade
-(re-exported by ``swconfig.db.api``)."""
+(re-exported by ``swconfig.db.api``).
 
+An engine applies a batch of signals in one write transaction: it claims
+the pending inbox rows with a locking read that skips rows another engine
+holds (``FOR UPDATE SKIP LOCKED``), locks their deployments, and writes
+every result with a handful of statements, whatever the batch size. All
+locking reads are by primary key, so they take no gap locks that would
+hold up the API storing new signals.
+"""
+
+import collections
 from typing import Any
 
 from oslo_db import api as oslo_db_api
 from oslo_utils import timeutils
 import sqlalchemy as sa
 
-from swconfig.db import joins
+from swconfig.common import exception
 from swconfig.db import models
 from swconfig.db.session import reader
 from swconfig.db.session import writer
 
-# -- signals ----------------------------------------------------------------
+_INBOX = models.SignalInbox.__table__
+_DEPLOYMENT = models.SoftwareDeployment.__table__
+_CONFIG = models.SoftwareConfig.__table__
+_EVENT = models.DeploymentEvent.__table__
 
+
+@oslo_db_api.retry_on_deadlock
 @writer
 def signal_inbox_add(context: Any, deployment_id: str,
                      action_revision: int, payload: Any) -> int:
@@ -27,82 +41,107 @@ def signal_inbox_add(context: Any, deployment_id: str,
     return row.id
 
 
-@reader
-def signal_inbox_contexts(context: Any, inbox_ids: list[int]) -> dict:
-    """What applying stored signals needs, in one query: for each signal
-    id found, the signal, its deployment (None once deleted) and the
-    outputs declared by the deployment's config."""
-    inbox = models.SignalInbox
-    deployment = models.SoftwareDeployment
-    config = models.SoftwareConfig
+@writer
+def signal_inbox_claim(context: Any, inbox_ids: list[int]) -> list[dict]:
+    """Lock the still pending signals among ``inbox_ids`` for this
+    transaction, oldest first; those another engine holds are skipped.
+    Committing with ``signal_inbox_finish`` makes the claim final; a
+    signal left unfinished is pending again at commit."""
     rows = context.session.execute(
-        sa.select(*joins.labelled_columns(inbox, 's_'),
-                  *joins.labelled_columns(deployment, 'd_'),
-                  config.outputs.label('outputs'))
-        .outerjoin(deployment, deployment.id == inbox.deployment_id)
-        .outerjoin(config, config.id == deployment.config_id)
-        .where(inbox.id.in_(inbox_ids)))
-    found = {}
-    for row in rows:
-        parts = joins.split_row(row, signal='s_', deployment='d_')
-        parts['outputs'] = row.outputs
-        found[parts['signal']['id']] = parts
+        sa.select(_INBOX)
+        .where(_INBOX.c.id.in_(inbox_ids), _INBOX.c.processed_at.is_(None))
+        .order_by(_INBOX.c.id)
+        .with_for_update(skip_locked=True))
+    return [row._asdict() for row in rows]
+
+
+@writer
+def signal_deployments_lock(context: Any,
+                            deployment_ids: list[str]) -> dict[str, dict]:
+    """Lock the deployments the claimed signals target (in id order, so
+    two engines cannot deadlock); each comes with ``outputs``, those
+    declared by its config (None if the config is gone). Deleted
+    deployments are absent."""
+    found = {row.id: row._asdict() for row in context.session.execute(
+        sa.select(_DEPLOYMENT)
+        .where(_DEPLOYMENT.c.id.in_(deployment_ids))
+        .order_by(_DEPLOYMENT.c.id)
+        .with_for_update())}
+    config_ids = {row['config_id'] for row in found.values()}
+    outputs = dict(context.session.execute(
+        sa.select(_CONFIG.c.id, _CONFIG.c.outputs)
+        .where(_CONFIG.c.id.in_(config_ids))).all()) if config_ids else {}
+    for row in found.values():
+        row['outputs'] = outputs.get(row['config_id'])
     return found
 
 
-@oslo_db_api.retry_on_deadlock
-@writer
-def signal_inbox_apply(context: Any, changes: list[dict]) -> dict[int, str]:
-    """Apply several signals in one transaction (one commit for all).
+@reader
+def signal_inbox_first_pending(context: Any,
+                               deployment_ids: list[str]) -> dict[str, int]:
+    """The oldest unprocessed signal of each deployment: one held by
+    another engine must be applied before a later one of ours."""
+    return dict(context.session.execute(
+        sa.select(_INBOX.c.deployment_id, sa.func.min(_INBOX.c.id))
+        .where(_INBOX.c.deployment_id.in_(deployment_ids),
+               _INBOX.c.processed_at.is_(None))
+        .group_by(_INBOX.c.deployment_id)).all())
 
-    Each change names ``inbox_id``, ``result``, ``deployment_id``,
-    ``expected_version``, the deployment ``values`` to write, and for its
-    event ``action``, ``old_status`` and ``reason``. Per signal, as
-    ``signal_inbox_finish`` + ``software_deployment_update`` would: the
-    claim (``processed_at``) and the conditional update commit together.
-    Returns, per inbox id, ``applied``, ``taken`` (another engine claimed
-    it) or ``conflict`` (the deployment changed: read it again).
-    """
-    inbox = models.SignalInbox.__table__
-    deployment = models.SoftwareDeployment.__table__
+
+@writer
+def signal_inbox_finish(context: Any, results: dict[int, str]) -> None:
+    """Mark claimed signals processed, each with its result: one
+    statement per distinct result."""
     now = timeutils.utcnow()
-    outcome = {}
-    events = []
-    for change in changes:
-        inbox_id = change['inbox_id']
-        claimed = context.session.execute(
-            sa.update(inbox)
-            .where(inbox.c.id == inbox_id, inbox.c.processed_at.is_(None))
-            .values(processed_at=now, result=change['result'])).rowcount
-        if claimed != 1:
-            outcome[inbox_id] = 'taken'
-            continue
-        values = dict(change['values'],
-                      version=change['expected_version'] + 1)
-        values.setdefault('updated_at', now)
-        updated = context.session.execute(
-            sa.update(deployment)
-            .where(deployment.c.id == change['deployment_id'],
-                   deployment.c.version == change['expected_version'])
-            .values(**values)).rowcount
-        if updated != 1:
-            # Take our uncommitted claim back; the signal is read again.
-            context.session.execute(
-                sa.update(inbox).where(inbox.c.id == inbox_id)
-                .values(processed_at=None, result=None))
-            outcome[inbox_id] = 'conflict'
-            continue
-        events.append({
-            'deployment_id': change['deployment_id'],
-            'created_at': values['updated_at'], 'action': change['action'],
-            'old_status': change['old_status'],
-            'new_status': values.get('status', change['old_status']),
-            'reason': change['reason']})
-        outcome[inbox_id] = 'applied'
-    if events:
+    by_result = collections.defaultdict(list)
+    for inbox_id, result in results.items():
+        by_result[result].append(inbox_id)
+    for result, inbox_ids in sorted(by_result.items()):
         context.session.execute(
-            sa.insert(models.DeploymentEvent.__table__), events)
-    return outcome
+            sa.update(_INBOX).where(_INBOX.c.id.in_(sorted(inbox_ids)))
+            .values(processed_at=now, result=result))
+
+
+@writer
+def software_deployments_apply(context: Any, updates: list[dict]) -> None:
+    """Write several deployments locked by ``signal_deployments_lock``:
+    each update names ``id``, ``expected_version``, ``version`` and the
+    ``values`` to set. Updates that set the same columns share one
+    executemany statement. The version condition stays as a safeguard;
+    a row that does not match raises ConcurrentUpdate (rolling back)."""
+    now = timeutils.utcnow()
+    groups = collections.defaultdict(list)
+    for update in updates:
+        values = dict(update['values'], version=update['version'])
+        values.setdefault('updated_at', now)
+        groups[tuple(sorted(values))].append(dict(
+            values, b_id=update['id'],
+            b_version=update['expected_version']))
+    for columns, params in groups.items():
+        statement = (
+            sa.update(_DEPLOYMENT)
+            .where(_DEPLOYMENT.c.id == sa.bindparam('b_id'),
+                   _DEPLOYMENT.c.version == sa.bindparam('b_version'))
+            .values({column: sa.bindparam(column) for column in columns}))
+        result = context.session.connection().execute(statement, params)
+        dialect = context.session.get_bind().dialect
+        if (dialect.supports_sane_multi_rowcount
+                and result.rowcount != len(params)):
+            raise exception.ConcurrentUpdate(
+                deployment_id=', '.join(p['b_id'] for p in params))
+
+
+@writer
+def deployment_events_add(context: Any, events: list[dict]) -> None:
+    """Insert events (``deployment_id``, ``action``, ``old_status``,
+    ``new_status``, ``reason``, optional ``created_at``) in one
+    statement."""
+    if not events:
+        return
+    now = timeutils.utcnow()
+    context.session.execute(sa.insert(_EVENT), [
+        dict(event, created_at=event.get('created_at') or now)
+        for event in events])
 
 
 @reader
@@ -110,36 +149,20 @@ def signal_inbox_pending_upto(context: Any, last_id: int,
                               limit: int) -> list[int]:
     """Unprocessed signals stored up to ``last_id``, oldest first (one
     cast covers the signals an API worker stored before it)."""
-    model = models.SignalInbox
-    query = (sa.select(model.id)
-             .where(model.processed_at.is_(None), model.id <= last_id)
-             .order_by(model.id).limit(limit))
+    query = (sa.select(_INBOX.c.id)
+             .where(_INBOX.c.processed_at.is_(None), _INBOX.c.id <= last_id)
+             .order_by(_INBOX.c.id).limit(limit))
     return list(context.session.scalars(query))
 
 
 @reader
 def signal_inbox_pending(context: Any, received_before: Any,
                          limit: int) -> list[int]:
-    model = models.SignalInbox
-    query = (sa.select(model.id)
-             .where(model.processed_at.is_(None),
-                    model.received_at < received_before)
-             .order_by(model.id).limit(limit))
+    query = (sa.select(_INBOX.c.id)
+             .where(_INBOX.c.processed_at.is_(None),
+                    _INBOX.c.received_at < received_before)
+             .order_by(_INBOX.c.id).limit(limit))
     return list(context.session.scalars(query))
-
-
-@writer
-def signal_inbox_finish(context: Any, inbox_id: int, result: str) -> bool:
-    """Claim the signal as handled; False if another engine already did.
-    Called inside the transaction that applies (or discards) it, so the
-    claim and its effect commit together."""
-    model = models.SignalInbox
-    changed = context.session.execute(
-        sa.update(model)
-        .where(model.id == inbox_id, model.processed_at.is_(None))
-        .values(processed_at=timeutils.utcnow(), result=result)
-        .execution_options(synchronize_session=False)).rowcount
-    return changed == 1
 
 
 @reader

@@ -8,8 +8,10 @@ recorded as an event and not applied.
 """
 
 import threading
+import time
 from typing import Any
 
+from oslo_db import api as oslo_db_api
 from oslo_log import log
 from oslo_utils import timeutils
 
@@ -29,6 +31,7 @@ SWEEP_BATCH = 500
 BATCH_SIZE = 100
 MAX_BACKLOG_PAGES = 50
 SWEEP_GRACE_SECONDS = 2
+DEFER_SECONDS = 0.05
 
 
 def interpret(details: Any, outputs: list[dict],
@@ -66,52 +69,114 @@ def interpret(details: Any, outputs: list[dict],
              'status_reason': 'Outputs received'}, 'Outputs received')
 
 
-def _discard(admin: Any, signal: dict, deployment: dict | None,
-             result: str, reason: str) -> None:
-    with db_api.writer.using(admin):
-        if not db_api.signal_inbox_finish(admin, signal['id'], result):
-            return
+class _Batch:
+    """What one transaction writes for a batch of claimed signals, and
+    what became of each signal."""
+
+    def __init__(self) -> None:
+        self.finished: dict[int, str] = {}  # inbox id -> stored result
+        self.results: dict[int, Any] = {}  # inbox id -> result or error
+        self.updates: dict[str, dict] = {}  # deployment id -> its write
+        self.before: dict[str, dict] = {}  # deployment id -> as read
+        self.events: list[dict] = []
+        self.deferred: list[int] = []
+        self.log: list[tuple[str, int, str, str]] = []
+
+    def refuse(self, signal: dict, deployment: dict | None, result: str,
+               reason: str) -> None:
+        self.finished[signal['id']] = self.results[signal['id']] = result
         if deployment is not None:
-            db_api.deployment_event_add(admin, deployment['id'],
-                                        deployment['action'],
-                                        deployment['status'], reason)
-    LOG.info('Signal %s for deployment %s not applied: %s', signal['id'],
-             signal['deployment_id'], reason)
+            self.events.append({
+                'deployment_id': deployment['id'],
+                'action': deployment['action'],
+                'old_status': deployment['status'],
+                'new_status': deployment['status'], 'reason': reason})
+        self.log.append(('not applied', signal['id'],
+                         signal['deployment_id'], reason))
+
+    def apply(self, signal: dict, deployment: dict) -> dict:
+        """Apply ``signal`` to ``deployment``; returns the deployment as
+        it is afterwards (the next signal of the batch sees that)."""
+        values, reason = interpret(signal['payload'], deployment['outputs'],
+                                   deployment['output_values'])
+        after = dict(deployment, **values, version=deployment['version'] + 1)
+        update = self.updates.setdefault(deployment['id'], {
+            'id': deployment['id'], 'values': {},
+            'expected_version': deployment['version']})
+        update['values'].update(values)
+        update['version'] = after['version']
+        self.before.setdefault(deployment['id'], deployment)
+        result = values.get('status', 'PROGRESS')
+        self.finished[signal['id']] = self.results[signal['id']] = result
+        self.events.append({
+            'deployment_id': deployment['id'], 'action': deployment['action'],
+            'old_status': deployment['status'], 'new_status': after['status'],
+            'reason': reason})
+        self.log.append(('applied to', signal['id'], deployment['id'],
+                         reason))
+        return after
 
 
-def _change(signal: dict, deployment: dict,
-            outputs: list[dict] | None) -> dict:
-    """What applying ``signal`` writes (see ``db_api.signal_inbox_apply``)."""
-    if outputs is None:
-        raise exception.ConfigNotFound(config_id=deployment['config_id'])
-    values, reason = interpret(signal['payload'], outputs,
-                               deployment['output_values'])
-    return {'inbox_id': signal['id'],
-            'result': values.get('status', 'PROGRESS'),
-            'deployment_id': deployment['id'],
-            'expected_version': deployment['version'], 'values': values,
-            'action': deployment['action'],
-            'old_status': deployment['status'], 'reason': reason,
-            'deployment': deployment}
-
-
-def _refused(admin: Any, signal: dict, deployment: dict | None) -> str | None:
-    """Discard a signal that cannot be applied; its result, or None."""
-    if deployment is None:
-        _discard(admin, signal, None, 'GONE', 'deployment deleted')
-        return 'GONE'
+def _refusal(signal: dict, deployment: dict) -> tuple[str, str] | None:
+    """Why ``signal`` cannot be applied to ``deployment``, if it cannot."""
     if deployment['action_revision'] != signal['action_revision']:
-        _discard(admin, signal, deployment, 'STALE',
-                 f'Stale signal for action revision '
-                 f'{signal["action_revision"]} ignored (current revision '
-                 f'{deployment["action_revision"]})')
-        return 'STALE'
+        return ('STALE', f'Stale signal for action revision '
+                         f'{signal["action_revision"]} ignored (current '
+                         f'revision {deployment["action_revision"]})')
     if deployment['status'] != IN_PROGRESS:
-        _discard(admin, signal, deployment, 'DUPLICATE',
-                 f'Duplicate signal ignored: the action already finished '
-                 f'({deployment["status"]})')
-        return 'DUPLICATE'
+        return ('DUPLICATE', f'Duplicate signal ignored: the action already '
+                             f'finished ({deployment["status"]})')
     return None
+
+
+def _decide(signals: list[dict], deployments: dict[str, dict],
+            first_pending: dict[str, int]) -> _Batch:
+    """Decide every claimed signal, oldest first; signals of the same
+    deployment see the effect of the earlier ones. A signal whose
+    deployment has an older signal held by another engine waits."""
+    batch = _Batch()
+    claimed = {signal['id'] for signal in signals}
+    current = dict(deployments)
+    for signal in signals:
+        deployment = current.get(signal['deployment_id'])
+        if deployment is None:
+            batch.refuse(signal, None, 'GONE', 'deployment deleted')
+            continue
+        first = first_pending.get(deployment['id'])
+        if first is not None and first < signal['id'] and (
+                first not in claimed):
+            batch.deferred.append(signal['id'])
+            continue
+        refusal = _refusal(signal, deployment)
+        if refusal is not None:
+            batch.refuse(signal, deployment, *refusal)
+        elif deployment['outputs'] is None:
+            batch.results[signal['id']] = exception.ConfigNotFound(
+                config_id=deployment['config_id'])
+        else:
+            current[deployment['id']] = batch.apply(signal, deployment)
+    return batch
+
+
+@oslo_db_api.wrap_db_retry(max_retries=3, retry_on_deadlock=True)
+def _apply_once(inbox_ids: list[int]) -> _Batch:
+    """One transaction: claim, decide, write. Signals another engine holds
+    are skipped (that engine applies them)."""
+    admin = swconfig_context.get_admin_context()
+    with db_api.writer.using(admin):
+        signals = db_api.signal_inbox_claim(admin, inbox_ids)
+        if not signals:
+            return _Batch()
+        deployment_ids = sorted({s['deployment_id'] for s in signals})
+        deployments = db_api.signal_deployments_lock(admin, deployment_ids)
+        first_pending = db_api.signal_inbox_first_pending(
+            admin, deployment_ids)
+        batch = _decide(signals, deployments, first_pending)
+        db_api.signal_inbox_finish(admin, batch.finished)
+        db_api.software_deployments_apply(admin,
+                                          list(batch.updates.values()))
+        db_api.deployment_events_add(admin, batch.events)
+    return batch
 
 
 def apply_batch(inbox_ids: list[int]) -> dict[int, Any]:
@@ -120,61 +185,37 @@ def apply_batch(inbox_ids: list[int]) -> dict[int, Any]:
     ``STALE``, ``DUPLICATE``; None if another engine handled it), or the
     exception that stopped it.
 
-    Per round: one read of every pending signal with its deployment, one
-    write transaction, and a render only for servers whose document the
-    signals change. Signals for the same deployment are applied one per
-    round, in the order they arrived; a deployment changed under us is
-    read again, up to APPLY_ATTEMPTS times.
+    A few statements per batch whatever its size, and a render only for
+    servers whose document the signals change. A signal that must wait
+    for an older one of its deployment is tried again shortly, up to
+    APPLY_ATTEMPTS times; after that it is the sweep's.
     """
-    admin = swconfig_context.get_admin_context()
     results: dict[int, Any] = {}
-    conflicts: dict[int, int] = {}
     todo = sorted(set(inbox_ids))
-    while todo:
-        found = db_api.signal_inbox_contexts(admin, todo)
-        changes, later, servers = [], [], set()
+    for attempt in range(APPLY_ATTEMPTS):
+        try:
+            batch = _apply_once(todo)
+        except exception.ConcurrentUpdate as exc:
+            LOG.debug('Deployments changed under a signal batch: %s', exc)
+            results.update((inbox_id, exc) for inbox_id in todo)
+            time.sleep(DEFER_SECONDS)
+            continue
         for inbox_id in todo:
-            item = found.get(inbox_id)
-            if item is None or item['signal']['processed_at'] is not None:
-                results[inbox_id] = None
-                continue
-            signal, deployment = item['signal'], item['deployment']
-            try:
-                refused = _refused(admin, signal, deployment)
-                if refused is not None:
-                    results[inbox_id] = refused
-                elif any(change['deployment_id'] == deployment['id']
-                         for change in changes):
-                    later.append(inbox_id)  # after the earlier signal
-                else:
-                    changes.append(_change(signal, deployment,
-                                           item['outputs']))
-            except Exception as exc:
-                results[inbox_id] = exc
-        outcome = db_api.signal_inbox_apply(admin, changes) if changes else {}
-        for change in changes:
-            inbox_id = change['inbox_id']
-            state = outcome[inbox_id]
-            if state == 'applied':
-                results[inbox_id] = change['result']
-                LOG.info('Signal %s applied to deployment %s: %s', inbox_id,
-                         change['deployment_id'], change['reason'])
-                deployment = change['deployment']
-                if metadata.document_changes(
-                        deployment, dict(deployment, **change['values'])):
-                    servers.add(deployment['server_id'])
-            elif state == 'taken':
-                results[inbox_id] = None  # another engine handled it
-            else:
-                conflicts[inbox_id] = conflicts.get(inbox_id, 0) + 1
-                if conflicts[inbox_id] < APPLY_ATTEMPTS:
-                    later.append(inbox_id)
-                else:
-                    results[inbox_id] = exception.ConcurrentUpdate(
-                        deployment_id=change['deployment_id'])
-        for server_id in sorted(servers):
+            results.pop(inbox_id, None)
+        results.update(batch.results)
+        for verb, inbox_id, deployment_id, reason in batch.log:
+            LOG.info('Signal %s %s deployment %s: %s', inbox_id, verb,
+                     deployment_id, reason)
+        for server_id in sorted({
+                before['server_id']
+                for deployment_id, before in batch.before.items()
+                if metadata.document_changes(before, dict(
+                    before, **batch.updates[deployment_id]['values']))}):
             metadata.render(server_id)
-        todo = sorted(later)
+        if not batch.deferred:
+            break
+        todo = batch.deferred
+        time.sleep(DEFER_SECONDS * (attempt + 1))
     return results
 
 
@@ -227,10 +268,12 @@ class _GroupCommit:
             try:
                 previous: list[int] = []
                 for _page in range(MAX_BACKLOG_PAGES):
-                    # a backlog the cast covers, page by page; a page that
-                    # makes no progress (failing signals) is the sweep's
+                    # what the cast covers and is still pending, page by
+                    # page, down to the last partial page; a page that
+                    # makes no progress (held by another engine, or
+                    # failing) is that engine's or the sweep's
                     covered = self._covered(max(ids))
-                    if len(covered) < self.limit or covered == previous:
+                    if not covered or covered == previous:
                         break
                     apply_batch(covered)
                     previous = covered
