@@ -18,6 +18,7 @@ from oslo_middleware import request_id
 import pecan
 
 from swconfig.api import agent
+from swconfig.api import argspecs
 from swconfig.api import hooks
 from swconfig.api.middleware import fault
 from swconfig.api.middleware import noauth
@@ -32,6 +33,7 @@ LOG = log.getLogger(__name__)
 
 
 def setup_app() -> Any:
+    argspecs.install()
     engine_api = rpcapi.EngineAPI()
     app = pecan.Pecan(
         'swconfig.api.controllers.root.RootController',

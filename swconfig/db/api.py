@@ -57,25 +57,68 @@ def _visible_deployments(context: Any) -> sa.Select:
     return query
 
 
+_CONFIG = models.SoftwareConfig.__table__
+_DEPLOYMENT = models.SoftwareDeployment.__table__
+_EVENT = models.DeploymentEvent.__table__
+_SERVER = models.Server.__table__
+# Compiled once: creating a deployment is a hot path (Core, not the ORM).
+_INSERT_CONFIG = sa.insert(_CONFIG)
+_INSERT_DEPLOYMENT = sa.insert(_DEPLOYMENT)
+_INSERT_EVENT = sa.insert(_EVENT)
+_INSERT_SERVER = sa.insert(_SERVER)
+_SERVER_CLAIM = sa.select(*(column for column in _SERVER.columns
+                            if column.key != 'document')).where(
+    _SERVER.c.id == sa.bindparam('server_id'))
+_CONFIG_GET = sa.select(_CONFIG).where(
+    _CONFIG.c.id == sa.bindparam('config_id'))
+_CONFIG_GET_SCOPED = _CONFIG_GET.where(
+    _CONFIG.c.tenant == sa.bindparam('project_id'))
+# The renderer's input: every deployment of a server with its config.
+_SERVER_DEPLOYMENT_CONFIGS = (
+    sa.select(*joins.labelled_columns(models.SoftwareDeployment, 'd_'),
+              *joins.labelled_columns(models.SoftwareConfig, 'c_'))
+    .join(_CONFIG, _DEPLOYMENT.c.config_id == _CONFIG.c.id)
+    .where(_DEPLOYMENT.c.server_id == sa.bindparam('server_id'))
+    .order_by(_DEPLOYMENT.c.created_at.asc(), _DEPLOYMENT.c.id.asc()))
+_SERVER_DOCUMENT_STORE = (
+    sa.update(_SERVER)
+    .where(_SERVER.c.id == sa.bindparam('server_id'),
+           _SERVER.c.document_revision == sa.bindparam('expected_revision'))
+    .values(document=sa.bindparam('document'), etag=sa.bindparam('etag'),
+            document_revision=sa.bindparam('revision'),
+            updated_at=sa.bindparam('now')))
+
+
+def _new_row(table: sa.Table, values: dict) -> dict:
+    """A row as the table will hold it: every column, None by default."""
+    row = dict.fromkeys(table.columns.keys())
+    row.update(values)
+    return row
+
+
 # -- software configs -------------------------------------------------------
 
 @writer
 def software_config_create(context: Any, values: dict) -> dict:
-    row = models.SoftwareConfig(**values)
-    row.created_at = row.created_at or timeutils.utcnow()
-    context.session.add(row)
-    context.session.flush()
-    return row.to_dict()
+    row = _new_row(_CONFIG, values)
+    row['created_at'] = row['created_at'] or timeutils.utcnow()
+    context.session.connection().execute(_INSERT_CONFIG, row)
+    return row
 
 
 @reader
 def software_config_get(context: Any, config_id: str) -> dict:
-    query = _visible_configs(context).where(
-        models.SoftwareConfig.id == config_id)
-    row = context.session.scalars(query).first()
+    if context.is_admin:
+        found = context.session.connection().execute(
+            _CONFIG_GET, {'config_id': config_id})
+    else:
+        found = context.session.connection().execute(
+            _CONFIG_GET_SCOPED, {'config_id': config_id,
+                                 'project_id': context.project_id})
+    row = found.first()
     if row is None:
         raise exception.ConfigNotFound(config_id=config_id)
-    return row.to_dict()
+    return row._asdict()
 
 
 @reader
@@ -144,17 +187,21 @@ def _add_event(context: Any, deployment_id: str, action: str | None,
 @writer
 def software_deployment_create(context: Any, values: dict) -> dict:
     """Insert a deployment and its first event, in one transaction."""
-    row = models.SoftwareDeployment(**values)
-    row.created_at = row.created_at or timeutils.utcnow()
-    row.version = 1
-    context.session.add(row)
+    row = _new_row(_DEPLOYMENT, values)
+    row['created_at'] = row['created_at'] or timeutils.utcnow()
+    row['version'] = 1
+    if row['action_revision'] is None:
+        row['action_revision'] = 0
+    connection = context.session.connection()
     try:
-        context.session.flush()
+        connection.execute(_INSERT_DEPLOYMENT, row)
     except db_exc.DBReferenceError:
         raise exception.ConfigNotFound(config_id=values.get('config_id'))
-    _add_event(context, row.id, row.action, None, row.status,
-               row.status_reason, row.created_at)
-    return row.to_dict()
+    connection.execute(_INSERT_EVENT, {
+        'deployment_id': row['id'], 'created_at': row['created_at'],
+        'action': row['action'], 'old_status': None,
+        'new_status': row['status'], 'reason': row['status_reason']})
+    return row
 
 
 @reader
@@ -304,26 +351,29 @@ def software_deployment_timed_out(context: Any, now: Any,
 @writer
 def server_claim(context: Any, server_id: str, base_url: str | None,
                  create: bool = True) -> dict:
-    """The server row, created for the caller's project if it is new
-    (unless ``create`` is false: then an unknown server is not found).
+    """The server row without its document, created for the caller's
+    project if it is new (unless ``create`` is false: then an unknown
+    server is not found).
 
     A server belongs to the project that first claimed it; anybody else
     (but an admin) is refused.
     """
-    row = context.session.get(models.Server, server_id)
+    connection = context.session.connection()
+    found = connection.execute(_SERVER_CLAIM, {'server_id': server_id})
+    row = found.first()
     if row is None and not create:
         raise exception.ServerNotRegistered(server_id=server_id)
     if row is None:
         now = timeutils.utcnow()
-        row = models.Server(id=server_id, tenant=context.project_id,
-                            base_url=base_url, token_revision=1,
-                            document_revision=0, created_at=now,
-                            updated_at=now)
-        context.session.add(row)
-        context.session.flush()
-    elif row.tenant != context.project_id and not context.is_admin:
+        server = {'id': server_id, 'tenant': context.project_id,
+                  'base_url': base_url, 'token_revision': 1,
+                  'document_revision': 0, 'etag': None, 'created_at': now,
+                  'updated_at': now}
+        connection.execute(_INSERT_SERVER, server)
+        return server
+    if row.tenant != context.project_id and not context.is_admin:
         raise exception.ServerOwnedByOtherProject(server_id=server_id)
-    return row.to_dict()
+    return row._asdict()
 
 
 @reader
@@ -385,15 +435,10 @@ def server_deployment_configs(context: Any, server_id: str) -> list[dict]:
     """Every deployment of a server with its config, oldest first: the
     input of the metadata renderer. Core rows, not ORM objects: renders
     run for every change of every server."""
-    deployment = models.SoftwareDeployment
-    config = models.SoftwareConfig
-    query = (sa.select(*joins.labelled_columns(deployment, 'd_'),
-                       *joins.labelled_columns(config, 'c_'))
-             .join(config, deployment.config_id == config.id)
-             .where(deployment.server_id == server_id)
-             .order_by(deployment.created_at.asc(), deployment.id.asc()))
+    rows = context.session.connection().execute(
+        _SERVER_DEPLOYMENT_CONFIGS, {'server_id': server_id})
     return [joins.split_row(row, deployment='d_', config='c_')
-            for row in context.session.execute(query)]
+            for row in rows]
 
 
 @writer
@@ -401,13 +446,9 @@ def server_document_store(context: Any, server_id: str,
                           expected_revision: int, document: str,
                           etag: str) -> bool:
     """Store a newly rendered document unless someone rendered since."""
-    model = models.Server
-    changed = context.session.execute(
-        sa.update(model)
-        .where(model.id == server_id,
-               model.document_revision == expected_revision)
-        .values(document=document, etag=etag,
-                document_revision=expected_revision + 1,
-                updated_at=timeutils.utcnow())
-        .execution_options(synchronize_session=False)).rowcount
+    changed = context.session.connection().execute(_SERVER_DOCUMENT_STORE, {
+        'server_id': server_id, 'expected_revision': expected_revision,
+        'document': document, 'etag': etag,
+        'revision': expected_revision + 1,
+        'now': timeutils.utcnow()}).rowcount
     return changed == 1

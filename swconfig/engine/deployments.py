@@ -59,8 +59,6 @@ def create(context: Any, server_id: str, config_id: str,
            timeout: int | None = None, base_url: str | None = None) -> dict:
     """Create a deployment; with ``signal_transport`` the engine derives
     the config and issues the transport (``default``: the operator's)."""
-    source = _check_create(context, server_id, config_id,
-                           stack_user_project_id)
     values = {
         'id': uuidutils.generate_uuid(),
         'server_id': server_id,
@@ -68,7 +66,11 @@ def create(context: Any, server_id: str, config_id: str,
         'tenant': context.project_id,
         'stack_user_project_id': stack_user_project_id,
     }
+    # One transaction: the checks, the claim of the server, the derived
+    # config, the deployment with its event, and the server's document.
     with db_api.writer.using(context):
+        source = _check_create(context, server_id, config_id,
+                               stack_user_project_id)
         server = servers.claim(context, server_id, base_url)
         if signal_transport is None:
             values.update(config_id=config_id, action=action, status=status,
@@ -78,10 +80,12 @@ def create(context: Any, server_id: str, config_id: str,
                                   action or 'CREATE', values['input_values'],
                                   signal_transport, name, timeout))
         row = db_api.software_deployment_create(context, values)
+        rendered = metadata.render_in_transaction(context, server)
     LOG.info('Created deployment %(id)s of config %(config_id)s on server '
              '%(server_id)s (%(action)s %(status)s, transport '
              '%(signal_transport)s)', row)
-    metadata.render(server_id)
+    if not rendered:
+        metadata.render(server_id)
     return row
 
 

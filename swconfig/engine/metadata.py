@@ -101,6 +101,21 @@ def render(server_id: str) -> None:
                 server_id, RENDER_ATTEMPTS)
 
 
+def render_in_transaction(context: Any, server: dict) -> bool:
+    """Render inside the caller's writer transaction, from ``server`` as
+    the caller read it (``server_claim``): the change and its document
+    commit together, with no transaction of their own. False if another
+    render stored a document since ``server`` was read; the caller then
+    calls ``render`` after committing."""
+    rows = db_api.server_deployment_configs(context, server['id'])
+    document = build_document(server, rows)
+    etag = document_etag(document)
+    if etag == server['etag']:
+        return True
+    return db_api.server_document_store(
+        context, server['id'], server['document_revision'], document, etag)
+
+
 def agent_config(server: dict) -> dict[str, Any]:
     """What a user puts into cloud-init to bootstrap the agent."""
     settings = collect_config_settings(server)

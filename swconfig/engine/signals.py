@@ -181,9 +181,10 @@ def _apply_once(inbox_ids: list[int]) -> _Batch:
 
 def apply_batch(inbox_ids: list[int]) -> dict[int, Any]:
     """Apply stored signals, many per transaction; returns for each id
-    what became of it (``COMPLETE``, ``FAILED``, ``PROGRESS``, ``GONE``,
-    ``STALE``, ``DUPLICATE``; None if another engine handled it), or the
-    exception that stopped it.
+    it handled what became of it (``COMPLETE``, ``FAILED``, ``PROGRESS``,
+    ``GONE``, ``STALE``, ``DUPLICATE``) or the exception that stopped it.
+    Ids another engine handled, and those still waiting for an older
+    signal after APPLY_ATTEMPTS, are absent.
 
     A few statements per batch whatever its size, and a render only for
     servers whose document the signals change. A signal that must wait
