@@ -178,7 +178,11 @@ def run(args: argparse.Namespace) -> list[phases.Row]:
     base_url = f'http://{common.HOST}:{port}'
     previous_buffer_pool = seed.size_buffer_pool(args.buffer_pool_mb)
     large_url = seed.create_mariadb_database(LARGE_DB)
-    sqlite_url = 'sqlite:///' + os.path.join(workdir, 'embedded.sqlite')
+    sqlite_path = os.path.join(workdir, 'embedded.sqlite')
+    for stale in (sqlite_path, sqlite_path + '-wal', sqlite_path + '-shm'):
+        if os.path.exists(stale):  # a kept work directory's earlier run
+            os.remove(stale)
+    sqlite_url = 'sqlite:///' + sqlite_path
     _configure_this_process(workdir, large_url)
     labels = _labels(args)
     rows: list[phases.Row] = []

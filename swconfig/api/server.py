@@ -9,6 +9,8 @@ from cheroot import wsgi
 from oslo_log import log
 from oslo_service import service
 
+from swconfig.conf import CONF
+
 LOG = log.getLogger(__name__)
 
 
@@ -33,7 +35,12 @@ class WSGIService(service.ServiceBase):
         self.server = wsgi.Server((self.host, self.port), self.app,
                                   numthreads=self.threads,
                                   server_name='swconfig-api',
+                                  request_queue_size=CONF.api.backlog,
                                   reuse_port=self.reuse_port)
+        # cheroot keeps 10 idle keep-alive connections by default and
+        # closes the others after each response: with more pollers than
+        # that, every request paid a reconnect.
+        self.server.keep_alive_conn_limit = CONF.api.max_keepalive_connections
         self.server.prepare()
         self.port = self.server.bind_addr[1]
         LOG.info('API listening on http://%s:%s/', self.host, self.port)

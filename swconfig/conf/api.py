@@ -21,6 +21,23 @@ opts = [
                default=64,
                min=1,
                help='Request threads per API worker process.'),
+    cfg.IntOpt('backlog',
+               default=1024,
+               min=1,
+               help='Connections the kernel queues for the API server '
+                    'before it accepts them (the listen backlog, capped '
+                    'by net.core.somaxconn). A short queue drops new '
+                    'connections under a burst and their clients wait '
+                    'for a TCP retransmission (a second or more).'),
+    cfg.IntOpt('max_keepalive_connections',
+               default=1024,
+               min=0,
+               help='Idle keep-alive connections each API worker keeps '
+                    'open; past that it closes connections after their '
+                    'response, and clients reconnect. Idle connections '
+                    'wait in a selector and hold no request thread. '
+                    'Applies to swconfig-api and swconfig-all (under '
+                    'uWSGI or gunicorn, their own settings apply).'),
     cfg.IntOpt('max_json_body_size',
                default=1048576,
                min=1024,
