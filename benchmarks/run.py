@@ -71,9 +71,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     add('--workers', type=int, default=4, help='gunicorn workers')
     add('--threads', type=int, default=8, help='threads per worker')
     add('--engines', type=int, default=2, help='swconfig-engine processes')
-    add('--buffer-pool-mb', type=int, default=2048,
+    add('--buffer-pool-mb', type=int, default=4096,
         help='InnoDB buffer pool of MariaDB during the run, MB (raised if '
-             'smaller, restored afterwards; default 2048)')
+             'smaller, restored afterwards; default 4096)')
     add('--pool-size', type=int, default=16,
         help='[database] max_pool_size (and max_overflow) per process')
     add('--setups', default='production,embedded',
@@ -207,6 +207,9 @@ def run(args: argparse.Namespace) -> list[phases.Row]:
         small = seed.seed([small_url], [seed.Group(
             'small', args.small_servers, args.deployments)], base_url, 0, 0)
         seeded.targets['small'] = small.targets['small']
+        for url in [large_url, small_url] + urls[1:]:
+            common.log(f'warmed {url.rsplit("/", 1)[-1]} in '
+                       f'{seed.warm(url):.0f}s')
         files = {name: loadgen.write_targets(
             os.path.join(workdir, f'targets-{name}.txt'), targets)
             for name, targets in seeded.targets.items()}
@@ -229,6 +232,12 @@ def run(args: argparse.Namespace) -> list[phases.Row]:
     return rows
 
 
+def _clients(args: argparse.Namespace) -> int:
+    """The most concurrent connections any phase opens."""
+    return max(args.concurrency, args.signal_concurrency,
+               args.creation_concurrency)
+
+
 def _production(args: argparse.Namespace, workdir: str, port: int,
                 large_url: str, small_url: str, seeded: seed.Seeded,
                 files: dict[str, str], labels: dict[str, str],
@@ -239,7 +248,8 @@ def _production(args: argparse.Namespace, workdir: str, port: int,
                                   common.RABBIT_URL, args.pool_size)
     common.log('starting the production-like setup')
     setup = stack.start_production(workdir, config, port, args.workers,
-                                   args.threads, args.engines)
+                                   args.threads, args.engines,
+                                   _clients(args))
     rows += _all_phases(setup, 'production', large_url, args, seeded,
                         files, labels, wrk, polls)
     small_config = stack.service_config(workdir, 'production-small',
@@ -249,7 +259,8 @@ def _production(args: argparse.Namespace, workdir: str, port: int,
         return rows
     setup = stack.start_production(workdir, small_config, port, args.workers,
                                    args.threads, args.engines,
-                                   with_engines=False, tag='-small')
+                                   _clients(args), with_engines=False,
+                                   tag='-small')
     try:
         rows += _poll_phases(setup, args, seeded, files, labels, wrk,
                              ('small', 'small paced'))
@@ -297,11 +308,14 @@ def _embedded(args: argparse.Namespace, workdir: str, port: int,
 
 
 def _settings(args: argparse.Namespace) -> str:
+    capped = stack.worker_connections(_clients(args), args.workers,
+                                      args.threads)
     return (f'{args.concurrency} pollers (HEAD+GET pairs, every '
             f'{args.conditional_every}th GET conditional; "steady": every '
             f'GET conditional), {args.duration:.0f}s per polling phase; '
             f'gunicorn {args.workers} gthread workers x {args.threads} '
-            f'threads, {args.engines} engines, MariaDB + RabbitMQ; '
+            f'threads (at most {capped} connections each), {args.engines} '
+            f'engines, MariaDB + RabbitMQ; '
             f'{args.signals} signals, {args.creations} creations')
 
 
