@@ -76,6 +76,7 @@ def _separate_stack(backend: str, workdir: str):
         try:
             base = f'http://127.0.0.1:{port}'
             processes.wait_for_http(base + '/', api)
+            engine.wait_for_log(processes.ENGINE_READY)
             yield api_client.HttpClient(base, backend), api, engine
         finally:
             api.stop()

@@ -198,7 +198,7 @@ def stack(keystone, tmp_path_factory):
     base_url = f'http://{processes.HOST}:{port}'
     try:
         processes.wait_for_http(base_url + '/', api)
-        engine.assert_alive()
+        engine.wait_for_log(processes.ENGINE_READY)
         yield base_url, api
     finally:
         api.stop()
