@@ -32,18 +32,3 @@ def log(message: str) -> None:
     print(f'[{time.strftime("%H:%M:%S")}] {message}', file=sys.stderr,
           flush=True)
 
-
-def cpu_reference() -> float:
-    """Seconds a fixed pure-Python loop (5 million additions) takes, the
-    best of three: a shared machine's speed moves with its neighbours,
-    and every figure of a run moves with it (the same code gave 1,132 and
-    662 signals/s an hour apart on one machine).
-    Compare runs only when this agrees."""
-    best = float('inf')
-    for _attempt in range(3):
-        started = time.perf_counter()
-        total = 0
-        for number in range(5_000_000):
-            total += number
-        best = min(best, time.perf_counter() - started)
-    return best

@@ -321,12 +321,8 @@ def _settings(args: argparse.Namespace) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(sys.argv[1:] if argv is None else argv)
-    before = common.cpu_reference()
     rows = run(args)
-    after = common.cpu_reference()
-    text = report.render(rows, _labels(args), _settings(args) + (
-        f'; machine speed (a 5M-step Python loop, best of 3): '
-        f'{before:.2f} s before the run, {after:.2f} s after'))
+    text = report.render(rows, _labels(args), _settings(args))
     print(text)
     if not args.no_readme:
         report.update_readme(text)
