@@ -71,9 +71,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     add('--workers', type=int, default=4, help='gunicorn workers')
     add('--threads', type=int, default=8, help='threads per worker')
     add('--engines', type=int, default=2, help='swconfig-engine processes')
-    add('--buffer-pool-mb', type=int, default=4096,
+    add('--buffer-pool-mb', type=int, default=2048,
         help='InnoDB buffer pool of MariaDB during the run, MB (raised if '
-             'smaller, restored afterwards; default 4096)')
+             'smaller, restored afterwards; default 2048)')
     add('--pool-size', type=int, default=16,
         help='[database] max_pool_size (and max_overflow) per process')
     add('--setups', default='production,embedded',
