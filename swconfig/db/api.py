@@ -325,15 +325,6 @@ def server_metadata_get(context: Any, server_id: str) -> list[dict]:
     return [row.to_dict() for row in context.session.scalars(query)]
 
 
-@writer
-def deployment_event_add(context: Any, deployment_id: str,
-                         action: str | None, status: str | None,
-                         reason: str) -> None:
-    """An event that changes nothing else (a refused or stale signal)."""
-    _add_event(context, deployment_id, action, status, status, reason,
-               timeutils.utcnow())
-
-
 @reader
 def software_deployment_timed_out(context: Any, now: Any,
                                   limit: int) -> list[dict]:
