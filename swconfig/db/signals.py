@@ -145,12 +145,14 @@ def deployment_events_add(context: Any, events: list[dict]) -> None:
 
 
 @reader
-def signal_inbox_pending_upto(context: Any, last_id: int,
-                              limit: int) -> list[int]:
-    """Unprocessed signals stored up to ``last_id``, oldest first (one
-    cast covers the signals an API worker stored before it)."""
+def signal_inbox_pending_upto(context: Any, last_id: int, limit: int,
+                              after: int = 0) -> list[int]:
+    """Unprocessed signals stored after ``after`` and up to ``last_id``,
+    oldest first (one cast covers the signals an API worker stored
+    before it)."""
     query = (sa.select(_INBOX.c.id)
-             .where(_INBOX.c.processed_at.is_(None), _INBOX.c.id <= last_id)
+             .where(_INBOX.c.processed_at.is_(None), _INBOX.c.id > after,
+                    _INBOX.c.id <= last_id)
              .order_by(_INBOX.c.id).limit(limit))
     return list(context.session.scalars(query))
 

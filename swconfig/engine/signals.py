@@ -228,7 +228,7 @@ class _GroupCommit:
 
     A cast also covers every signal stored before it that is still
     pending (the API sends one cast for the signals that arrive together),
-    so each batch takes those too, page by page.
+    so each batch is followed by those, page by page.
     """
 
     def __init__(self, limit: int) -> None:
@@ -260,31 +260,34 @@ class _GroupCommit:
                     return
             ids = [inbox_id for inbox_id, _ in batch]
             try:
-                results = apply_batch(ids + self._covered(max(ids)))
+                results = apply_batch(ids)
             except Exception as exc:
                 results = {inbox_id: exc for inbox_id, _ in batch}
             for inbox_id, waiter in batch:
                 waiter['result'] = results.get(inbox_id)
                 waiter['done'].set()
             try:
-                previous: list[int] = []
-                for _page in range(MAX_BACKLOG_PAGES):
-                    # what the cast covers and is still pending, page by
-                    # page, down to the last partial page; a page that
-                    # makes no progress (held by another engine, or
-                    # failing) is that engine's or the sweep's
-                    covered = self._covered(max(ids))
-                    if not covered or covered == previous:
-                        break
-                    apply_batch(covered)
-                    previous = covered
+                self._apply_covered(max(ids))
             except Exception:
                 LOG.exception('Could not apply pending signals up to %s; '
                               'the signal sweep will retry', max(ids))
 
-    def _covered(self, last_id: int) -> list[int]:
+    def _apply_covered(self, last_id: int) -> None:
+        """What the cast covers and is still pending, page by page in id
+        order, each page once: rows another engine holds are that
+        engine's (it applies them), failing ones the sweep's. Paging on
+        from the last id read, not from the oldest pending, keeps rows
+        held elsewhere from hiding the rest of the backlog (they left
+        signals of a burst to the sweep)."""
         admin = swconfig_context.get_admin_context()
-        return db_api.signal_inbox_pending_upto(admin, last_id, self.limit)
+        after = 0
+        for _page in range(MAX_BACKLOG_PAGES):
+            page = db_api.signal_inbox_pending_upto(admin, last_id,
+                                                    self.limit, after=after)
+            if not page:
+                return
+            apply_batch(page)
+            after = page[-1]
 
 
 _BATCHES = _GroupCommit(BATCH_SIZE)
