@@ -28,11 +28,7 @@ TABLES = {'software_config', 'software_deployment', 'deployment_event'}
 def engine(request, tmp_path):
     """An engine on a new, empty database of each backend."""
     with contextlib.ExitStack() as stack:
-        if request.param == 'sqlite':
-            url = 'sqlite:///' + str(tmp_path / 'swconfig.sqlite')
-        else:
-            url = stack.enter_context(
-                services.scratch_database(request.param))
+        url = services.fresh_database(stack, request.param, tmp_path)
         # The SQL mode swconfig's own engines use ([database] default).
         db_engine = engines.create_engine(url, mysql_sql_mode='TRADITIONAL')
         stack.callback(db_engine.dispose)

@@ -55,11 +55,7 @@ def facade(request, tmp_path):
     swconfig's own per-backend connection settings, patched into
     swconfig.db.api."""
     with contextlib.ExitStack() as stack:
-        if request.param == 'sqlite':
-            url = 'sqlite:///' + str(tmp_path / 'swconfig.sqlite')
-        else:
-            url = stack.enter_context(
-                services.scratch_database(request.param))
+        url = services.fresh_database(stack, request.param, tmp_path)
         context = enginefacade.transaction_context()
         context.configure(connection=url, sqlite_fk=True,
                           mysql_sql_mode='TRADITIONAL')
