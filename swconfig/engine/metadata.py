@@ -86,15 +86,7 @@ def render(server_id: str) -> None:
                 rows = db_api.server_deployment_configs(admin, server_id)
         except exception.ServerNotFound:
             return
-        document = build_document(server, rows)
-        etag = document_etag(document)
-        if etag == server['etag']:
-            return
-        if db_api.server_document_store(admin, server_id,
-                                        server['document_revision'],
-                                        document, etag):
-            LOG.debug('Rendered metadata of server %s (revision %d)',
-                      server_id, server['document_revision'] + 1)
+        if _store_if_changed(admin, server, rows):
             return
     LOG.warning('Gave up rendering metadata of server %s after %d '
                 'concurrent changes; the next change renders it',
@@ -108,12 +100,22 @@ def render_in_transaction(context: Any, server: dict) -> bool:
     render stored a document since ``server`` was read; the caller then
     calls ``render`` after committing."""
     rows = db_api.server_deployment_configs(context, server['id'])
+    return _store_if_changed(context, server, rows)
+
+
+def _store_if_changed(context: Any, server: dict, rows: list[dict]) -> bool:
+    """Store the document ``rows`` give unless ``server`` holds it already;
+    False if another render stored one since ``server`` was read."""
     document = build_document(server, rows)
     etag = document_etag(document)
     if etag == server['etag']:
         return True
-    return db_api.server_document_store(
+    stored = db_api.server_document_store(
         context, server['id'], server['document_revision'], document, etag)
+    if stored:
+        LOG.debug('Rendered metadata of server %s (revision %d)',
+                  server['id'], server['document_revision'] + 1)
+    return stored
 
 
 def agent_config(server: dict) -> dict[str, Any]:
