@@ -22,10 +22,10 @@ import sqlalchemy as sa
 
 from benchmarks import common
 from swconfig import transports
+from swconfig.common import config_io
+from swconfig.common import urls
 from swconfig.db import migration
 from swconfig.db import models
-from swconfig.engine import agent_urls
-from swconfig.engine import config_io
 from swconfig.engine import deriving
 from swconfig.engine import metadata
 
@@ -210,7 +210,7 @@ class _Builder:
             pairs.append({'deployment': deployment, 'config': config})
             if waiting:
                 signal = common.SignalTarget(deployment_id, _local(
-                    agent_urls.signal_url(self.base_url, deployment_id, 1)))
+                    urls.agent_signal_url(self.base_url, deployment_id, 1)))
         document = metadata.build_document(server, pairs)
         etag = metadata.document_etag(document)
         now = self._tick()
@@ -218,7 +218,7 @@ class _Builder:
             'id': server_id, 'tenant': project, 'base_url': self.base_url,
             'token_revision': 1, 'document': document, 'etag': etag,
             'document_revision': 1, 'created_at': now, 'updated_at': now})
-        target = common.Target(server_id, _local(agent_urls.metadata_url(
+        target = common.Target(server_id, _local(urls.agent_metadata_url(
             self.base_url, server_id, 1)), etag)
         return target, signal, project
 
@@ -313,6 +313,7 @@ def verify(server_ids: list[str]) -> int:
     """
     from swconfig.common import context as swconfig_context
     from swconfig.db import api as db_api
+    from swconfig.db import session
 
     admin = swconfig_context.get_admin_context()
     rewritten = 0
@@ -321,5 +322,5 @@ def verify(server_ids: list[str]) -> int:
         metadata.render(server_id)
         after = db_api.server_get(admin, server_id)['document_revision']
         rewritten += after != before
-    db_api.dispose_engine()
+    session.dispose_engine()
     return rewritten

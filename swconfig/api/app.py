@@ -1,13 +1,15 @@
-"""Building the WSGI application and its middleware chain.
+"""Building the WSGI application.
 
-From the outside in: AgentFastPath (the agents' successful polls and
-signals, served without the rest of the chain) -> FaultWrapper (every
-error becomes Heat's JSON body) -> request id -> AgentRouter:
-``/agent/...`` (signed URLs, no Keystone) to the AgentApp; everything
-else but the public version and OpenAPI documents through authentication
-(keystonemiddleware auth_token, or noauth),
-the per-project write rate limit, and pecan (ContextHook builds the
-context, EngineHook adds the RPC client).
+``swconfig.api.router.Router`` is outermost: it matches every request
+against the route table once. The agents' signed URLs go straight to
+``AgentApp`` (the hot path, no middleware). Everything else passes the
+request id and the error body (every failure becomes Heat's JSON error
+body), and then:
+
+* public documents (versions, OpenAPI): pecan;
+* ``/v1/{tenant_id}/...``: authentication (keystonemiddleware auth_token,
+  or noauth), the per-project write rate limit, pecan (ContextHook builds
+  the context and checks the project, EngineHook adds the RPC client).
 """
 
 from typing import Any
@@ -15,15 +17,13 @@ from typing import Any
 from keystonemiddleware import auth_token
 from oslo_log import log
 from oslo_middleware import request_id
-import pecan
 
 from swconfig.api import agent
-from swconfig.api import argspecs
 from swconfig.api import hooks
+from swconfig.api import router
 from swconfig.api.middleware import fault
 from swconfig.api.middleware import noauth
 from swconfig.api.middleware import opaque_body
-from swconfig.api.middleware import public
 from swconfig.api.middleware import ratelimit
 from swconfig.common import signing
 from swconfig.conf import CONF
@@ -32,29 +32,30 @@ from swconfig.engine import rpcapi
 LOG = log.getLogger(__name__)
 
 
-def setup_app() -> Any:
-    argspecs.install()
+def _with_request_id_and_errors(app: Any) -> Any:
+    return request_id.RequestId(fault.FaultWrapper(app, debug=CONF.debug))
+
+
+def _authenticated(app: Any) -> Any:
+    if CONF.auth_strategy == 'keystone':
+        return auth_token.AuthProtocol(app, {'oslo_config_config': CONF})
+    LOG.warning('auth_strategy is noauth: every caller is trusted as a '
+                'member of the project in the URL. Use this for '
+                'development and the embedded default only.')
+    return noauth.NoAuthMiddleware(app)
+
+
+def setup_app() -> router.Router:
+    signing.keyring()  # a missing signing key fails at start-up
     engine_api = rpcapi.EngineAPI()
-    app = pecan.Pecan(
-        'swconfig.api.controllers.root.RootController',
+    pecan_app = opaque_body.OpaqueBodyMiddleware(router.RoutedPecan(
         hooks=[hooks.NulCharacterHook(), hooks.ContextHook(),
                hooks.EngineHook(engine_api)],
         force_canonical=False,
         guess_content_type_from_ext=False,
-    )
-    app = pecan_app = opaque_body.OpaqueBodyMiddleware(app)
-    app = ratelimit.WriteRateLimiter(app)
-    if CONF.auth_strategy == 'keystone':
-        app = auth_token.AuthProtocol(app, {'oslo_config_config': CONF})
-    else:
-        LOG.warning('auth_strategy is noauth: every caller is trusted as a '
-                    'member of the project in the URL. Use this for '
-                    'development and the embedded default only.')
-        app = noauth.NoAuthMiddleware(app)
-    app = public.PublicPaths(app, pecan_app)
-    signing.keyring()  # a missing signing key fails at start-up
-    agent_app = agent.AgentApp(engine_api)
-    app = agent.AgentRouter(app, agent_app)
-    app = request_id.RequestId(app)
-    app = fault.FaultWrapper(app, debug=CONF.debug)
-    return agent.AgentFastPath(app, agent_app)
+    ))
+    project_app = _authenticated(ratelimit.WriteRateLimiter(pecan_app))
+    return router.Router(
+        router.RouteTable(), agent.AgentApp(engine_api),
+        public_app=_with_request_id_and_errors(pecan_app),
+        project_app=_with_request_id_and_errors(project_app))

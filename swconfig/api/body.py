@@ -18,7 +18,7 @@ from swconfig.conf import CONF
 _JSON_TYPES = ('application/json', 'text/plain', '')
 
 
-def _too_large(size: int) -> exception.RequestLimitExceeded:
+def too_large(size: int) -> exception.RequestLimitExceeded:
     limit = CONF.api.max_json_body_size
     return exception.RequestLimitExceeded(
         detail=f'JSON body size ({size} bytes) exceeds maximum allowed '
@@ -29,12 +29,12 @@ def read_raw(request: Any) -> bytes:
     """The body, refused with 400 when larger than the configured limit."""
     limit = CONF.api.max_json_body_size
     if request.content_length is not None and request.content_length > limit:
-        raise _too_large(request.content_length)
+        raise too_large(request.content_length)
     # request.body, not body_file: webob may already have read the body
     # to look for form fields (it treats a missing Content-Type as a form).
     raw = request.body
     if len(raw) > limit:
-        raise _too_large(len(raw))
+        raise too_large(len(raw))
     return raw
 
 

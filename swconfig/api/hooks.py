@@ -4,21 +4,40 @@ from typing import Any
 
 from pecan import hooks
 
+from swconfig.api import router
 from swconfig.common import context as swconfig_context
 from swconfig.common import exception
 from swconfig.common import policy
+from swconfig.common.context import RequestContext
 from swconfig.engine import rpcapi
+
+
+def scope_to_project(context: RequestContext,
+                     tenant_id: str) -> str:
+    """Heat's tenant check: admins act in their own project whatever the
+    path says; anybody else must name their own project (else 403)."""
+    if context.is_admin and context.project_id:
+        return context.project_id
+    if tenant_id != context.project_id:
+        raise exception.TenantMismatch()
+    return tenant_id
 
 
 class ContextHook(hooks.PecanHook):
     """Builds ``request.context`` from the headers auth_token (or noauth)
-    set; admin-ness is decided once, here, by the context_is_admin rule."""
+    set; admin-ness is decided once, here, by the context_is_admin rule.
+    Under ``/v1/{tenant_id}`` the path's project is checked against it
+    (``request.tenant_id``)."""
 
     def on_route(self, state: Any) -> None:
+        request = state.request
         context = swconfig_context.RequestContext.from_environ(
-            state.request.environ)
+            request.environ)
         context.is_admin = policy.check_is_admin(context)
-        state.request.context = context
+        request.context = context
+        tenant_id = router.route_of(request.environ).args.get('tenant_id')
+        if tenant_id is not None:
+            request.tenant_id = scope_to_project(context, tenant_id)
 
 
 class EngineHook(hooks.PecanHook):

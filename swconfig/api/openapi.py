@@ -21,15 +21,10 @@ from swconfig import version
 from swconfig.api.schemas.v1 import servers as server_schemas
 from swconfig.api.schemas.v1 import software_configs as config_schemas
 from swconfig.api.schemas.v1 import software_deployments as deploy_schemas
+from swconfig.common import urls
 
 OPENAPI_VERSION = '3.1.0'
 JSON = 'application/json'
-PROJECT = '/v1/{tenant_id}'
-CONFIGS = PROJECT + '/software_configs'
-DEPLOYMENTS = PROJECT + '/software_deployments'
-SERVERS = PROJECT + '/servers'
-AGENT_METADATA = '/agent/servers/{server_id}/metadata'
-AGENT_SIGNAL = '/agent/deployments/{deployment_id}/signal'
 
 #: components/schemas names of the request bodies, mapped to the schema
 #: objects the controllers use (identity, not copies).
@@ -298,11 +293,11 @@ def _deployment_links() -> dict:
 
 def _root_paths() -> dict:
     return {
-        '/': {'get': _op('listVersions', 'API versions.',
+        urls.ROOT: {'get': _op('listVersions', 'API versions.',
                          _ok('VersionList', 'Versions.'), 'versions')},
-        '/v1/': {'get': _op('showVersion', 'The v1 version document.',
+        urls.V1: {'get': _op('showVersion', 'The v1 version document.',
                             _ok('VersionShow', 'Version.'), 'versions')},
-        '/v1/openapi.json': {'get': _op(
+        urls.OPENAPI: {'get': _op(
             'getOpenAPIDocument', 'This document.',
             {'200': {'description': 'The OpenAPI document.',
                      'content': {JSON: {'schema': {'type': 'object'}}}}},
@@ -314,7 +309,7 @@ def _config_paths() -> dict:
     created = _ok('SoftwareConfigShow', 'The created config.')
     created['200']['links'] = _config_links()
     return {
-        CONFIGS: {
+        urls.CONFIGS: {
             'parameters': [_TENANT],
             'get': _op(
                 'listSoftwareConfigs', 'List configs, newest first.',
@@ -335,7 +330,7 @@ def _config_paths() -> dict:
                 {**created, **_errors(400, 403)}, 'software_configs',
                 requestBody=_body('SoftwareConfigCreate')),
         },
-        CONFIGS + '/{config_id}': {
+        urls.CONFIG: {
             'parameters': [_TENANT, _CONFIG_ID],
             'get': _op('showSoftwareConfig', 'Show a config.',
                        {**_ok('SoftwareConfigShow', 'The config.'),
@@ -345,7 +340,7 @@ def _config_paths() -> dict:
                           {**_NO_CONTENT, **_errors(400, 403, 404, 409)},
                           'software_configs'),
         },
-        PROJECT + '/validate': {
+        urls.VALIDATE: {
             'parameters': [_TENANT],
             'post': _op('validateTemplate',
                         'Check a SoftwareConfig/SoftwareComponent template.',
@@ -360,7 +355,7 @@ def _deployment_paths() -> dict:
     created = _ok('SoftwareDeploymentShow', 'The created deployment.')
     created['200']['links'] = _deployment_links()
     return {
-        DEPLOYMENTS: {
+        urls.DEPLOYMENTS: {
             'parameters': [_TENANT],
             'get': _op(
                 'listSoftwareDeployments', 'List deployments, oldest first.',
@@ -374,14 +369,14 @@ def _deployment_paths() -> dict:
                 'software_deployments',
                 requestBody=_body('SoftwareDeploymentCreate')),
         },
-        DEPLOYMENTS + '/metadata/{server_id}': {
+        urls.SERVER_METADATA: {
             'parameters': [_TENANT, _SERVER_ID],
             'get': _op('showServerMetadata',
                        'The configs deployed to a server, by name.',
                        {**_ok('ServerMetadata', 'Full configs.'),
                         **_errors(400, 403)}, 'software_deployments'),
         },
-        DEPLOYMENTS + '/{deployment_id}': {
+        urls.DEPLOYMENT: {
             'parameters': [_TENANT, _DEPLOYMENT_ID],
             'get': _op('showSoftwareDeployment', 'Show a deployment.',
                        {**_ok('SoftwareDeploymentShow', 'The deployment.'),
@@ -397,14 +392,14 @@ def _deployment_paths() -> dict:
                           {**_NO_CONTENT, **_errors(400, 403, 404, 409)},
                           'software_deployments'),
         },
-        DEPLOYMENTS + '/{deployment_id}/events': {
+        urls.DEPLOYMENT_EVENTS: {
             'parameters': [_TENANT, _DEPLOYMENT_ID],
             'get': _op('listSoftwareDeploymentEvents',
                        'Status changes and signals of a deployment.',
                        {**_ok('DeploymentEventList', 'Events.'),
                         **_errors(400, 403, 404)}, 'software_deployments'),
         },
-        DEPLOYMENTS + '/{deployment_id}/signal': {
+        urls.DEPLOYMENT_SIGNAL: {
             'parameters': [_TENANT, _DEPLOYMENT_ID],
             'post': _op('signalSoftwareDeployment',
                         'Signal the current action, as its agent would.',
@@ -418,7 +413,7 @@ def _deployment_paths() -> dict:
 
 def _server_paths() -> dict:
     return {
-        SERVERS: {
+        urls.SERVERS: {
             'parameters': [_TENANT],
             'get': _op('listServers', 'Servers registered to the project.',
                        {**_ok('ServerList', 'Servers.'),
@@ -428,7 +423,7 @@ def _server_paths() -> dict:
                          **_errors(400, 403)}, 'servers',
                         requestBody=_body('ServerRegister')),
         },
-        SERVERS + '/{server_id}': {
+        urls.SERVER: {
             'parameters': [_TENANT, _SERVER_ID],
             'get': _op('showServer', 'Show a registered server.',
                        {**_ok('ServerShow', 'The server.'),
@@ -438,7 +433,7 @@ def _server_paths() -> dict:
                           {**_NO_CONTENT, **_errors(400, 403, 404, 409)},
                           'servers'),
         },
-        SERVERS + '/{server_id}/agent-config': {
+        urls.SERVER_AGENT_CONFIG: {
             'parameters': [_TENANT, _SERVER_ID],
             'get': _op('showAgentConfig',
                        'Agent bootstrap settings; claims a new server.',
@@ -464,7 +459,7 @@ def _agent_paths() -> dict:
                 'content': {JSON: {'schema': {
                     'description': 'Any JSON, or no body at all.'}}}}
     return {
-        AGENT_METADATA: {
+        urls.AGENT_METADATA: {
             'parameters': [_SERVER_ID, _TOKEN],
             'get': _op('getAgentMetadata', 'Poll a server\'s metadata.',
                        {**document, **_errors(403, 404)}, 'agent',
@@ -477,7 +472,7 @@ def _agent_paths() -> dict:
                          '404': {'description': 'Unknown server.'}},
                         'agent', security=_PUBLIC),
         },
-        AGENT_SIGNAL: {
+        urls.AGENT_SIGNAL: {
             'parameters': [_DEPLOYMENT_ID, _REVISION, _TOKEN],
             'put': _op('putAgentSignal', 'Signal a deployment action '
                        '(heat-config-notify retries PUT on 5xx).', signal,
@@ -495,7 +490,7 @@ def _paths() -> dict:
     # swconfig.api.middleware.ratelimit: every authenticated write.
     for path, item in paths.items():
         for method in WRITES:
-            if path.startswith(PROJECT) and method in item:
+            if path.startswith(urls.PROJECT) and method in item:
                 item[method]['responses'].update(_errors(429))
     return paths
 

@@ -9,12 +9,12 @@ SWCONFIG_CONFIG_FILES environment variable (comma-separated).
 import os
 import sys
 
-from swconfig.cmd import bootstrap
+from swconfig.common import process
 
 
 def _init_application():
     files = os.environ.get('SWCONFIG_CONFIG_FILES')
-    bootstrap.init_process(
+    process.init_process(
         [sys.argv[0]],
         default_config_files=files.split(',') if files else None)
     from swconfig.api import app

@@ -9,7 +9,7 @@ import sys
 
 from oslo_log import log
 
-from swconfig.cmd import bootstrap
+from swconfig.common import process
 from swconfig.conf import CONF
 
 LOG = log.getLogger(__name__)
@@ -18,7 +18,7 @@ LOG = log.getLogger(__name__)
 def main() -> None:
     CONF.set_default('auth_strategy', 'noauth')
     CONF.set_default('generate_signing_key', True, group='agent')
-    bootstrap.init_process(sys.argv, default_transport_url='fake://')
+    process.init_process(sys.argv, default_transport_url='fake://')
     from oslo_service import service
 
     from swconfig.api import app

@@ -2,12 +2,12 @@
 
 import sys
 
-from swconfig.cmd import bootstrap
+from swconfig.common import process
 from swconfig.conf import CONF
 
 
 def main() -> None:
-    bootstrap.init_process(sys.argv)
+    process.init_process(sys.argv)
     from oslo_service import service
 
     from swconfig.api import app

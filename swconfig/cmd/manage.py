@@ -2,11 +2,17 @@
 
     swconfig-manage db sync      create or upgrade the schema to the latest
     swconfig-manage db version   print the schema revision
+    swconfig-manage purge --older-than DAYS
+                                 remove processed signals and events older
+                                 than DAYS of finished deployments
 """
 
+import argparse
+import datetime
 import sys
 
 from oslo_config import cfg
+from oslo_utils import timeutils
 
 from swconfig.common import config
 from swconfig.conf import CONF
@@ -31,6 +37,39 @@ def do_db_version() -> None:
     print(migration.version() or 'None (empty database)')
 
 
+def do_purge() -> None:
+    """Purge the inbox and the events; refused unless the schema is the
+    one this code knows (a clear message instead of an SQL error)."""
+    from swconfig.common import context
+    from swconfig.db import api as db_api
+    from swconfig.db import migration
+    _ensure_sqlite_directory()
+    current = migration.version()
+    if current not in migration.heads():
+        sys.exit(f'Database is at revision {current or "none"}, not at '
+                 f'{migration.heads()[0]}: run "swconfig-manage db sync" '
+                 f'first')
+    days = CONF.command.older_than
+    before = timeutils.utcnow() - datetime.timedelta(days=days)
+    removed = db_api.purge_finished(context.get_admin_context(), before)
+    print(f'Removed {removed["signal_inbox"]} signal inbox row(s) and '
+          f'{removed["deployment_event"]} deployment event(s) older than '
+          f'{days} day(s)')
+
+
+def positive_days(text: str) -> int:
+    """A number of days of at least 1 (argparse type)."""
+    try:
+        days = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f'{text!r} is not a whole number of days')
+    if days < 1:
+        raise argparse.ArgumentTypeError(
+            f'must be at least 1 day, not {days}')
+    return days
+
+
 def add_command_parsers(subparsers) -> None:
     db = subparsers.add_parser('db', help='Database schema management.')
     db_commands = db.add_subparsers(dest='db_command')
@@ -41,6 +80,15 @@ def add_command_parsers(subparsers) -> None:
     version = db_commands.add_parser(
         'version', help='Print the current schema revision.')
     version.set_defaults(func=do_db_version)
+    purge = subparsers.add_parser(
+        'purge', help='Remove the processed signals and the events of '
+                      'finished (not IN_PROGRESS) or deleted deployments.')
+    purge.add_argument(
+        '--older-than', type=positive_days, required=True, metavar='DAYS',
+        help='Remove only what is older than DAYS days (a whole number, '
+             'at least 1): signals processed and events recorded before '
+             'then.')
+    purge.set_defaults(func=do_purge)
 
 
 command_opt = cfg.SubCommandOpt('command', title='Commands',

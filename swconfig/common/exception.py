@@ -27,6 +27,11 @@ class SwconfigException(Exception):
         super().__init__(message)
 
     @property
+    def headers(self) -> list[tuple[str, str]]:
+        """Extra response headers the error answers with."""
+        return []
+
+    @property
     def type_name(self) -> str:
         # oslo.messaging re-raises remote errors as "<Class>_Remote".
         return self.error_type or type(self).__name__.removesuffix('_Remote')
@@ -73,6 +78,23 @@ class TenantMismatch(Forbidden):
 class NotFound(SwconfigException):
     msg_fmt = 'The resource could not be found.'
     code = HTTPStatus.NOT_FOUND
+
+
+class RouteNotFound(NotFound):
+    """No route has the URL (a URL that exists may still answer
+    NotFound for an object it names)."""
+
+    error_type = 'HTTPNotFound'
+
+
+class MethodNotAllowed(SwconfigException):
+    msg_fmt = 'Method is not allowed for this URL (allowed: %(allowed)s).'
+    code = HTTPStatus.METHOD_NOT_ALLOWED
+    error_type = 'HTTPMethodNotAllowed'
+
+    @property
+    def headers(self) -> list[tuple[str, str]]:
+        return [('Allow', self.kwargs.get('allowed', ''))]
 
 
 class ConfigNotFound(NotFound):
@@ -135,5 +157,23 @@ class ConfigurationError(SwconfigException):
 
 
 class ServiceUnavailable(SwconfigException):
+    """A backend the request needs is down: worth retrying, soon."""
+
     msg_fmt = 'The engine is unavailable: %(reason)s'
     code = HTTPStatus.SERVICE_UNAVAILABLE
+    #: Seconds a client should wait before retrying (Retry-After).
+    retry_after = 5
+
+    @property
+    def headers(self) -> list[tuple[str, str]]:
+        return [('Retry-After', str(self.retry_after))]
+
+
+class DatabaseUnavailable(ServiceUnavailable):
+    msg_fmt = 'The database is unavailable: %(reason)s'
+    error_type = 'ServiceUnavailable'
+
+
+class MessagingUnavailable(ServiceUnavailable):
+    msg_fmt = 'The message bus is unavailable: %(reason)s'
+    error_type = 'ServiceUnavailable'

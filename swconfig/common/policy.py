@@ -7,6 +7,7 @@ from oslo_policy import policy
 
 from swconfig import policies
 from swconfig.common import exception
+from swconfig.common.context import RequestContext
 from swconfig.conf import CONF
 
 _ENFORCER: policy.Enforcer | None = None
@@ -29,13 +30,14 @@ def reset() -> None:
     _ENFORCER = None
 
 
-def authorize(rule: str, target: dict[str, Any], context: Any) -> None:
+def authorize(rule: str, target: dict[str, Any],
+              context: RequestContext) -> None:
     """Raise PolicyNotAuthorized unless ``context`` may do ``rule``."""
     get_enforcer().authorize(
         rule, target, context, do_raise=True,
         exc=exception.PolicyNotAuthorized, action=rule)
 
 
-def check_is_admin(context: Any) -> bool:
+def check_is_admin(context: RequestContext) -> bool:
     """Whether the caller is a cloud admin (policy rule context_is_admin)."""
     return get_enforcer().enforce('context_is_admin', {}, context)

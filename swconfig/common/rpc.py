@@ -11,6 +11,7 @@ import oslo_messaging as messaging
 from oslo_messaging.rpc import dispatcher
 
 from swconfig.common import context as swconfig_context
+from swconfig.common.context import RequestContext
 
 ALLOWED_EXMODS = ['swconfig.common.exception']
 
@@ -51,13 +52,13 @@ class RequestContextSerializer(messaging.Serializer):
     def __init__(self) -> None:
         self._base = messaging.JsonPayloadSerializer()
 
-    def serialize_entity(self, ctxt: Any, entity: Any) -> Any:
+    def serialize_entity(self, ctxt: RequestContext, entity: Any) -> Any:
         return self._base.serialize_entity(ctxt, entity)
 
-    def deserialize_entity(self, ctxt: Any, entity: Any) -> Any:
+    def deserialize_entity(self, ctxt: RequestContext, entity: Any) -> Any:
         return self._base.deserialize_entity(ctxt, entity)
 
-    def serialize_context(self, ctxt: Any) -> dict:
+    def serialize_context(self, ctxt: RequestContext) -> dict:
         return ctxt.to_dict()
 
     def deserialize_context(self, ctxt: dict) -> Any:

@@ -8,6 +8,11 @@ def register_opts(conf: cfg.ConfigOpts) -> None:
     # The SQLite default inside state_path is filled in by
     # swconfig.common.config.parse_args once state_path is known.
     db_options.set_defaults(conf)
+    # oslo.db waits for the database at the first connection, up to
+    # max_retries x retry_interval (100 s by default), holding the request
+    # that made it: answer 503 at once instead, and connect again on the
+    # next request.
+    conf.set_default('max_retries', 0, group='database')
 
 
 def list_opts() -> list:

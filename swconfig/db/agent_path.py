@@ -1,6 +1,5 @@
 """The agents' hot path: metadata polls and signal stores on an autocommit
-engine of their own. Part of the DB facade (re-exported by
-``swconfig.db.api``)."""
+engine of their own. Part of the DB facade (``swconfig.db.api``)."""
 
 import threading
 from typing import Any
@@ -10,7 +9,7 @@ import sqlalchemy as sa
 
 from swconfig.conf import CONF
 from swconfig.db import models
-from swconfig.db.session import _CONTEXT
+from swconfig.db import session
 
 # -- the agents' hot path -----------------------------------------------------
 #
@@ -60,7 +59,7 @@ def _agent() -> tuple[sa.engine.Engine, dict]:
     """The agent path's engine and its compiled statements, on the same
     database as the facade (also when a test patched the facade)."""
     global _AGENT_ENGINE
-    source = _CONTEXT.reader.get_engine()
+    source = session.get_engine()
     current = _AGENT_ENGINE
     if current is not None and current[0] is source:
         return current[1], current[2]
@@ -209,21 +208,20 @@ def agent_server_document(server_id: str, with_document: bool = True,
     return statements['get'].first(engine, {'server_id': server_id})
 
 
-def agent_signal_store(deployment_id: str, action_revision: int,
-                       payload: Any) -> tuple[dict | None, int | None]:
-    """Store an agent's signal durably if its deployment exists.
-
-    Returns the deployment's current ``action_revision`` and ``status``
-    (None when there is no such deployment, and then nothing is stored)
-    and the inbox row's id. Only the read is retried on a dead
-    connection: an INSERT whose answer was lost might have happened.
-    """
+def agent_signal_target(deployment_id: str) -> dict | None:
+    """The deployment's current ``action_revision`` and ``status``, for
+    the signal-acceptance rule (None when there is no such deployment);
+    read once more on a fresh connection if the pooled one was dead."""
     engine, statements = _agent()
-    target = statements['signal_target'].first(
+    return statements['signal_target'].first(
         engine, {'deployment_id': deployment_id})
-    if target is None:
-        return None, None
-    inbox_id = statements['signal_insert'].insert_one(engine, {
+
+
+def agent_signal_insert(deployment_id: str, action_revision: int,
+                        payload: Any) -> int:
+    """Store an agent's signal durably; the inbox row's id. Never retried:
+    an INSERT whose answer was lost might have happened."""
+    engine, statements = _agent()
+    return statements['signal_insert'].insert_one(engine, {
         'deployment_id': deployment_id, 'action_revision': action_revision,
         'payload': payload, 'received_at': timeutils.utcnow()})
-    return target, inbox_id

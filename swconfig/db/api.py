@@ -15,31 +15,59 @@ from oslo_utils import timeutils
 import sqlalchemy as sa
 
 from swconfig.common import exception
+from swconfig.common import states
+from swconfig.common.context import RequestContext
 from swconfig.db import joins
 from swconfig.db import models
-
-# The signal inbox and the agents' hot path live in modules of their own;
-# they are part of this facade, so callers keep using ``db_api.<name>``.
-from swconfig.db.agent_path import agent_server_document  # noqa: F401
-from swconfig.db.agent_path import agent_signal_store  # noqa: F401
-from swconfig.db.session import _CONTEXT  # noqa: F401 - for test fixtures
-from swconfig.db.session import dispose_engine  # noqa: F401
-from swconfig.db.session import get_engine  # noqa: F401
+from swconfig.db.agent_path import agent_server_document
+from swconfig.db.agent_path import agent_signal_insert
+from swconfig.db.agent_path import agent_signal_target
+from swconfig.db.purge import purge_finished
 from swconfig.db.session import reader
 from swconfig.db.session import writer
-from swconfig.db.signals import deployment_events_add  # noqa: F401
-from swconfig.db.signals import signal_deployments_lock  # noqa: F401
-from swconfig.db.signals import signal_inbox_add  # noqa: F401
-from swconfig.db.signals import signal_inbox_claim  # noqa: F401
-from swconfig.db.signals import signal_inbox_finish  # noqa: F401
-from swconfig.db.signals import signal_inbox_first_pending  # noqa: F401
-from swconfig.db.signals import signal_inbox_pending  # noqa: F401
-from swconfig.db.signals import signal_inbox_pending_upto  # noqa: F401
-from swconfig.db.signals import software_deployment_signal_target  # noqa: F401
-from swconfig.db.signals import software_deployments_apply  # noqa: F401
+from swconfig.db.signals import deployment_events_add
+from swconfig.db.signals import signal_deployments_lock
+from swconfig.db.signals import signal_inbox_add
+from swconfig.db.signals import signal_inbox_claim
+from swconfig.db.signals import signal_inbox_finish
+from swconfig.db.signals import signal_inbox_first_pending
+from swconfig.db.signals import signal_inbox_pending
+from swconfig.db.signals import signal_inbox_pending_upto
+from swconfig.db.signals import software_deployments_apply
+
+# The facade: what the API and the engine may call. The signal inbox and
+# the agents' hot path live in modules of their own and are part of it.
+__all__ = [
+    'reader', 'writer',
+    # software configs
+    'software_config_create', 'software_config_get',
+    'software_config_get_all', 'software_config_count',
+    'software_config_delete',
+    # software deployments and their events
+    'software_deployment_create', 'software_deployment_get',
+    'software_deployment_get_all', 'software_deployment_count',
+    'software_deployment_update', 'software_deployment_delete',
+    'software_deployment_event_get_all', 'software_deployment_timed_out',
+    'software_deployment_time_out',
+    'deployment_events_add',
+    # servers and their metadata documents
+    'server_claim', 'server_get', 'server_get_all', 'server_owner',
+    'server_delete', 'server_document_get', 'server_deployment_configs',
+    'server_document_store',
+    # the signal inbox
+    'signal_inbox_add', 'signal_inbox_claim', 'signal_inbox_finish',
+    'signal_inbox_first_pending', 'signal_inbox_pending',
+    'signal_inbox_pending_upto', 'signal_deployments_lock',
+    'software_deployments_apply',
+    # the agents' hot path
+    'agent_server_document', 'agent_signal_target', 'agent_signal_insert',
+    # purging what finished deployments leave behind
+    'purge_finished',
+]
 
 
-def _visible_configs(context: Any, all_projects: bool = False) -> sa.Select:
+def _visible_configs(context: RequestContext,
+                     all_projects: bool = False) -> sa.Select:
     query = sa.select(models.SoftwareConfig)
     if not (context.is_admin or all_projects):
         query = query.where(
@@ -47,7 +75,7 @@ def _visible_configs(context: Any, all_projects: bool = False) -> sa.Select:
     return query
 
 
-def _visible_deployments(context: Any) -> sa.Select:
+def _visible_deployments(context: RequestContext) -> sa.Select:
     query = sa.select(models.SoftwareDeployment)
     if not context.is_admin:
         model = models.SoftwareDeployment
@@ -66,9 +94,9 @@ _INSERT_CONFIG = sa.insert(_CONFIG)
 _INSERT_DEPLOYMENT = sa.insert(_DEPLOYMENT)
 _INSERT_EVENT = sa.insert(_EVENT)
 _INSERT_SERVER = sa.insert(_SERVER)
-_SERVER_CLAIM = sa.select(*(column for column in _SERVER.columns
-                            if column.key != 'document')).where(
-    _SERVER.c.id == sa.bindparam('server_id'))
+_SERVER_LOCK = sa.select(*(column for column in _SERVER.columns
+                           if column.key != 'document')).where(
+    _SERVER.c.id == sa.bindparam('server_id')).with_for_update()
 _CONFIG_GET = sa.select(_CONFIG).where(
     _CONFIG.c.id == sa.bindparam('config_id'))
 _CONFIG_GET_SCOPED = _CONFIG_GET.where(
@@ -99,7 +127,7 @@ def _new_row(table: sa.Table, values: dict) -> dict:
 # -- software configs -------------------------------------------------------
 
 @writer
-def software_config_create(context: Any, values: dict) -> dict:
+def software_config_create(context: RequestContext, values: dict) -> dict:
     row = _new_row(_CONFIG, values)
     row['created_at'] = row['created_at'] or timeutils.utcnow()
     context.session.connection().execute(_INSERT_CONFIG, row)
@@ -107,7 +135,7 @@ def software_config_create(context: Any, values: dict) -> dict:
 
 
 @reader
-def software_config_get(context: Any, config_id: str) -> dict:
+def software_config_get(context: RequestContext, config_id: str) -> dict:
     if context.is_admin:
         found = context.session.connection().execute(
             _CONFIG_GET, {'config_id': config_id})
@@ -122,7 +150,7 @@ def software_config_get(context: Any, config_id: str) -> dict:
 
 
 @reader
-def software_config_get_all(context: Any, limit: int | None = None,
+def software_config_get_all(context: RequestContext, limit: int | None = None,
                             marker: str | None = None,
                             all_projects: bool = False) -> list[dict]:
     """Newest first (created_at, id descending), Heat's paging rules: the
@@ -144,7 +172,7 @@ def software_config_get_all(context: Any, limit: int | None = None,
 
 
 @reader
-def software_config_count(context: Any) -> int:
+def software_config_count(context: RequestContext) -> int:
     query = sa.select(sa.func.count()).select_from(
         models.SoftwareConfig).where(
             models.SoftwareConfig.tenant == context.project_id)
@@ -153,7 +181,7 @@ def software_config_count(context: Any) -> int:
 
 @oslo_db_api.retry_on_deadlock
 @writer
-def software_config_delete(context: Any, config_id: str) -> None:
+def software_config_delete(context: RequestContext, config_id: str) -> None:
     query = _visible_configs(context).where(
         models.SoftwareConfig.id == config_id)
     row = context.session.scalars(query).first()
@@ -176,7 +204,7 @@ def software_config_delete(context: Any, config_id: str) -> None:
 
 # -- software deployments ---------------------------------------------------
 
-def _add_event(context: Any, deployment_id: str, action: str | None,
+def _add_event(context: RequestContext, deployment_id: str, action: str | None,
                old_status: str | None, new_status: str | None,
                reason: str | None, when: Any) -> None:
     context.session.add(models.DeploymentEvent(
@@ -185,7 +213,7 @@ def _add_event(context: Any, deployment_id: str, action: str | None,
 
 
 @writer
-def software_deployment_create(context: Any, values: dict) -> dict:
+def software_deployment_create(context: RequestContext, values: dict) -> dict:
     """Insert a deployment and its first event, in one transaction."""
     row = _new_row(_DEPLOYMENT, values)
     row['created_at'] = row['created_at'] or timeutils.utcnow()
@@ -205,7 +233,8 @@ def software_deployment_create(context: Any, values: dict) -> dict:
 
 
 @reader
-def software_deployment_get(context: Any, deployment_id: str) -> dict:
+def software_deployment_get(context: RequestContext,
+                            deployment_id: str) -> dict:
     query = _visible_deployments(context).where(
         models.SoftwareDeployment.id == deployment_id)
     row = context.session.scalars(query).first()
@@ -215,7 +244,7 @@ def software_deployment_get(context: Any, deployment_id: str) -> dict:
 
 
 @reader
-def software_deployment_get_all(context: Any,
+def software_deployment_get_all(context: RequestContext,
                                 server_id: str | None = None) -> list[dict]:
     model = models.SoftwareDeployment
     query = _visible_deployments(context).order_by(
@@ -226,7 +255,7 @@ def software_deployment_get_all(context: Any,
 
 
 @reader
-def software_deployment_count(context: Any,
+def software_deployment_count(context: RequestContext,
                               at_most: int | None = None) -> int:
     """The project's deployments; counting stops at ``at_most`` (a quota
     check needs no more), so the cost does not grow with the table."""
@@ -242,7 +271,7 @@ def software_deployment_count(context: Any,
 
 @oslo_db_api.retry_on_deadlock
 @writer
-def software_deployment_update(context: Any, deployment_id: str,
+def software_deployment_update(context: RequestContext, deployment_id: str,
                                expected_version: int, values: dict,
                                event_reason: str | None = None) -> dict:
     """Apply ``values`` only if the row is still at ``expected_version``.
@@ -285,7 +314,8 @@ def software_deployment_update(context: Any, deployment_id: str,
 
 @oslo_db_api.retry_on_deadlock
 @writer
-def software_deployment_delete(context: Any, deployment_id: str) -> dict:
+def software_deployment_delete(context: RequestContext,
+                               deployment_id: str) -> dict:
     model = models.SoftwareDeployment
     query = _visible_deployments(context).where(model.id == deployment_id)
     row = context.session.scalars(query).first()
@@ -299,7 +329,7 @@ def software_deployment_delete(context: Any, deployment_id: str) -> dict:
 
 
 @reader
-def software_deployment_event_get_all(context: Any,
+def software_deployment_event_get_all(context: RequestContext,
                                       deployment_id: str) -> list[dict]:
     software_deployment_get(context, deployment_id)  # visibility check
     query = sa.select(models.DeploymentEvent).where(
@@ -309,49 +339,106 @@ def software_deployment_event_get_all(context: Any,
 
 
 @reader
-def server_metadata_get(context: Any, server_id: str) -> list[dict]:
-    """The configs of a server's visible deployments, in one joined query,
-    ordered by deployment creation (the caller sorts by config name)."""
+def server_document_get(context: RequestContext,
+                        server_id: str) -> str | None:
+    """The server's pre-rendered metadata document (JSON text), as its
+    agent receives it; None when nobody registered the server. The
+    owner, an admin, and a stack user project of one of its deployments
+    may read it; anybody else is refused."""
+    server = models.Server
+    row = context.session.execute(
+        sa.select(server.tenant, server.document)
+        .where(server.id == server_id)).first()
+    if row is None:
+        return None
+    if context.is_admin or row.tenant == context.project_id:
+        return row.document
     deployment = models.SoftwareDeployment
-    config = models.SoftwareConfig
-    query = (sa.select(config)
-             .join(deployment, deployment.config_id == config.id)
-             .where(deployment.server_id == server_id)
-             .order_by(deployment.created_at.asc(), deployment.id.asc()))
-    if not context.is_admin:
-        query = query.where(sa.or_(
-            deployment.tenant == context.project_id,
-            deployment.stack_user_project_id == context.project_id))
-    return [row.to_dict() for row in context.session.scalars(query)]
+    stack_user = context.session.scalar(
+        sa.select(deployment.id)
+        .where(deployment.server_id == server_id,
+               deployment.stack_user_project_id == context.project_id)
+        .limit(1))
+    if stack_user is None:
+        raise exception.ServerOwnedByOtherProject(server_id=server_id)
+    return row.document
+
+
+def _signal_waiting(model: Any) -> sa.Exists:
+    """A signal of the deployment's current action, stored by its
+    deadline and not applied yet: it decides the action, not the
+    timeout."""
+    inbox = models.SignalInbox
+    return sa.exists().where(
+        inbox.deployment_id == model.id,
+        inbox.action_revision == model.action_revision,
+        inbox.processed_at.is_(None),
+        inbox.received_at <= model.timeout_at)
 
 
 @reader
-def software_deployment_timed_out(context: Any, now: Any,
+def software_deployment_timed_out(context: RequestContext, now: Any,
                                   limit: int) -> list[dict]:
+    """IN_PROGRESS deployments whose deadline passed before ``now``, but
+    those a stored signal is waiting for."""
     model = models.SoftwareDeployment
     query = (sa.select(model)
-             .where(model.status == 'IN_PROGRESS', model.timeout_at < now)
+             .where(model.status == states.IN_PROGRESS,
+                    model.timeout_at < now, ~_signal_waiting(model))
              .order_by(model.timeout_at).limit(limit))
     return [row.to_dict() for row in context.session.scalars(query)]
 
 
+@oslo_db_api.retry_on_deadlock
+@writer
+def software_deployment_time_out(context: RequestContext, deployment_id: str,
+                                 expected_version: int,
+                                 reason: str) -> bool:
+    """FAIL a deployment past its deadline with ``reason``, and record the
+    event; False (nothing written) if it changed since it was read or a
+    signal stored by its deadline is waiting. One conditional statement,
+    so a signal committed after ``software_deployment_timed_out`` read
+    the deployment still wins."""
+    model = models.SoftwareDeployment
+    now = timeutils.utcnow()
+    changed = context.session.execute(
+        sa.update(model)
+        .where(model.id == deployment_id,
+               model.version == expected_version,
+               model.status == states.IN_PROGRESS,
+               ~_signal_waiting(model))
+        .values(status=states.FAILED, status_reason=reason,
+                version=expected_version + 1, updated_at=now)
+        .execution_options(synchronize_session=False)).rowcount
+    if changed != 1:
+        return False
+    action = context.session.scalar(
+        sa.select(model.action).where(model.id == deployment_id))
+    _add_event(context, deployment_id, action, states.IN_PROGRESS,
+               states.FAILED, reason, now)
+    return True
+
+
 # -- servers ----------------------------------------------------------------
 
-@oslo_db_api.wrap_db_retry(max_retries=3, exception_checker=lambda exc:
-                           isinstance(exc, db_exc.DBDuplicateEntry))
 @writer
-def server_claim(context: Any, server_id: str, base_url: str | None,
+def server_claim(context: RequestContext, server_id: str, base_url: str | None,
                  create: bool = True) -> dict:
-    """The server row without its document, created for the caller's
-    project if it is new (unless ``create`` is false: then an unknown
-    server is not found).
+    """The server row without its document, locked for the rest of the
+    caller's transaction, and registered for the caller's project if it
+    is new (unless ``create`` is false: then an unknown server is not
+    registered).
 
-    A server belongs to the project that first claimed it; anybody else
-    (but an admin) is refused.
+    The lock comes first and serializes the changes of one server (e.g.
+    the deployments of a Heat stack created at once), so they neither
+    deadlock nor render its document over each other. Two transactions
+    registering the same new server: the second fails with
+    DBDuplicateEntry once the first commits, and is retried whole by its
+    caller. A server belongs to the project that first claimed it;
+    anybody else (but an admin) is refused.
     """
     connection = context.session.connection()
-    found = connection.execute(_SERVER_CLAIM, {'server_id': server_id})
-    row = found.first()
+    row = connection.execute(_SERVER_LOCK, {'server_id': server_id}).first()
     if row is None and not create:
         raise exception.ServerNotRegistered(server_id=server_id)
     if row is None:
@@ -368,7 +455,7 @@ def server_claim(context: Any, server_id: str, base_url: str | None,
 
 
 @reader
-def server_get(context: Any, server_id: str) -> dict:
+def server_get(context: RequestContext, server_id: str) -> dict:
     row = context.session.get(models.Server, server_id)
     if row is None or (row.tenant != context.project_id
                        and not context.is_admin):
@@ -377,7 +464,7 @@ def server_get(context: Any, server_id: str) -> dict:
 
 
 @reader
-def server_get_all(context: Any) -> list[dict]:
+def server_get_all(context: RequestContext) -> list[dict]:
     model = models.Server
     query = sa.select(model).order_by(model.created_at, model.id)
     if not context.is_admin:
@@ -386,14 +473,14 @@ def server_get_all(context: Any) -> list[dict]:
 
 
 @reader
-def server_owner(context: Any, server_id: str) -> str | None:
+def server_owner(context: RequestContext, server_id: str) -> str | None:
     """The project owning ``server_id``, or None if nobody registered it."""
     return context.session.scalar(
         sa.select(models.Server.tenant).where(models.Server.id == server_id))
 
 
 @writer
-def server_delete(context: Any, server_id: str) -> None:
+def server_delete(context: RequestContext, server_id: str) -> None:
     """Forget a server; refused while any deployment targets it."""
     row = context.session.get(models.Server, server_id)
     if row is None or (row.tenant != context.project_id
@@ -408,21 +495,8 @@ def server_delete(context: Any, server_id: str) -> None:
 
 
 @reader
-def server_document_get(context: Any, server_id: str,
-                        with_document: bool = True) -> dict | None:
-    """The agent's hot path: one primary-key read of the pre-rendered
-    document (or, for HEAD, only its validators)."""
-    model = models.Server
-    columns = [model.etag, model.updated_at, model.token_revision]
-    if with_document:
-        columns.append(model.document)
-    row = context.session.execute(
-        sa.select(*columns).where(model.id == server_id)).first()
-    return None if row is None else row._asdict()
-
-
-@reader
-def server_deployment_configs(context: Any, server_id: str) -> list[dict]:
+def server_deployment_configs(context: RequestContext,
+                              server_id: str) -> list[dict]:
     """Every deployment of a server with its config, oldest first: the
     input of the metadata renderer. Core rows, not ORM objects: renders
     run for every change of every server."""
@@ -433,7 +507,7 @@ def server_deployment_configs(context: Any, server_id: str) -> list[dict]:
 
 
 @writer
-def server_document_store(context: Any, server_id: str,
+def server_document_store(context: RequestContext, server_id: str,
                           expected_revision: int, document: str,
                           etag: str) -> bool:
     """Store a newly rendered document unless someone rendered since."""

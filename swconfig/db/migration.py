@@ -8,7 +8,7 @@ from alembic import migration as alembic_migration
 from alembic import script as alembic_script
 import sqlalchemy as sa
 
-from swconfig.db import api as db_api
+from swconfig.db import session
 
 MIGRATIONS_DIR = os.path.join(os.path.dirname(__file__), 'migrations')
 
@@ -23,13 +23,13 @@ def _config(engine: sa.engine.Engine) -> alembic_config.Config:
 def upgrade(revision: str = 'head',
             engine: sa.engine.Engine | None = None) -> None:
     """Bring the schema up to ``revision`` (upgrades only, never down)."""
-    engine = engine or db_api.get_engine()
+    engine = engine or session.get_engine()
     alembic_command.upgrade(_config(engine), revision)
 
 
 def version(engine: sa.engine.Engine | None = None) -> str | None:
     """The revision the database is at, or None for an empty database."""
-    engine = engine or db_api.get_engine()
+    engine = engine or session.get_engine()
     with engine.connect() as connection:
         return alembic_migration.MigrationContext.configure(
             connection).get_current_revision()

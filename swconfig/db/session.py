@@ -7,19 +7,19 @@ from typing import Any
 from oslo_db.sqlalchemy import enginefacade
 import sqlalchemy as sa
 
-_CONTEXT = enginefacade.transaction_context()
-_CONTEXT.configure(sqlite_fk=True)
+context_manager = enginefacade.transaction_context()
+context_manager.configure(sqlite_fk=True)
 
-reader = _CONTEXT.reader
-writer = _CONTEXT.writer
+reader = context_manager.reader
+writer = context_manager.writer
 
 
 def get_engine() -> sa.engine.Engine:
-    return _CONTEXT.writer.get_engine()
+    return context_manager.writer.get_engine()
 
 
 def dispose_engine() -> None:
-    _CONTEXT.dispose_pool()
+    context_manager.dispose_pool()
 
 
 def _sqlite_pragmas(dbapi_connection: Any, connection_record: Any) -> None:
@@ -66,4 +66,4 @@ def _on_engine_create(engine: sa.engine.Engine) -> None:
                         retval=True)
 
 
-_CONTEXT.append_on_engine_create(_on_engine_create)
+context_manager.append_on_engine_create(_on_engine_create)

@@ -1,6 +1,6 @@
 """The signal inbox: signals stored before the agent is answered, and
 claimed and applied exactly once by the engines. Part of the DB facade
-(re-exported by ``swconfig.db.api``).
+(``swconfig.db.api``).
 
 An engine applies a batch of signals in one write transaction: it claims
 the pending inbox rows with a locking read that skips rows another engine
@@ -18,6 +18,7 @@ from oslo_utils import timeutils
 import sqlalchemy as sa
 
 from swconfig.common import exception
+from swconfig.common.context import RequestContext
 from swconfig.db import models
 from swconfig.db.session import reader
 from swconfig.db.session import writer
@@ -30,7 +31,7 @@ _EVENT = models.DeploymentEvent.__table__
 
 @oslo_db_api.retry_on_deadlock
 @writer
-def signal_inbox_add(context: Any, deployment_id: str,
+def signal_inbox_add(context: RequestContext, deployment_id: str,
                      action_revision: int, payload: Any) -> int:
     row = models.SignalInbox(deployment_id=deployment_id,
                              action_revision=action_revision,
@@ -42,7 +43,8 @@ def signal_inbox_add(context: Any, deployment_id: str,
 
 
 @writer
-def signal_inbox_claim(context: Any, inbox_ids: list[int]) -> list[dict]:
+def signal_inbox_claim(context: RequestContext,
+                       inbox_ids: list[int]) -> list[dict]:
     """Lock the still pending signals among ``inbox_ids`` for this
     transaction, oldest first; those another engine holds are skipped.
     Committing with ``signal_inbox_finish`` makes the claim final; a
@@ -56,7 +58,7 @@ def signal_inbox_claim(context: Any, inbox_ids: list[int]) -> list[dict]:
 
 
 @writer
-def signal_deployments_lock(context: Any,
+def signal_deployments_lock(context: RequestContext,
                             deployment_ids: list[str]) -> dict[str, dict]:
     """Lock the deployments the claimed signals target (in id order, so
     two engines cannot deadlock); each comes with ``outputs``, those
@@ -77,7 +79,7 @@ def signal_deployments_lock(context: Any,
 
 
 @reader
-def signal_inbox_first_pending(context: Any,
+def signal_inbox_first_pending(context: RequestContext,
                                deployment_ids: list[str]) -> dict[str, int]:
     """The oldest unprocessed signal of each deployment: one held by
     another engine must be applied before a later one of ours."""
@@ -89,7 +91,8 @@ def signal_inbox_first_pending(context: Any,
 
 
 @writer
-def signal_inbox_finish(context: Any, results: dict[int, str]) -> None:
+def signal_inbox_finish(context: RequestContext,
+                        results: dict[int, str]) -> None:
     """Mark claimed signals processed, each with its result: one
     statement per distinct result."""
     now = timeutils.utcnow()
@@ -103,7 +106,8 @@ def signal_inbox_finish(context: Any, results: dict[int, str]) -> None:
 
 
 @writer
-def software_deployments_apply(context: Any, updates: list[dict]) -> None:
+def software_deployments_apply(context: RequestContext,
+                               updates: list[dict]) -> None:
     """Write several deployments locked by ``signal_deployments_lock``:
     each update names ``id``, ``expected_version``, ``version`` and the
     ``values`` to set. Updates that set the same columns share one
@@ -132,7 +136,7 @@ def software_deployments_apply(context: Any, updates: list[dict]) -> None:
 
 
 @writer
-def deployment_events_add(context: Any, events: list[dict]) -> None:
+def deployment_events_add(context: RequestContext, events: list[dict]) -> None:
     """Insert events (``deployment_id``, ``action``, ``old_status``,
     ``new_status``, ``reason``, optional ``created_at``) in one
     statement."""
@@ -145,7 +149,8 @@ def deployment_events_add(context: Any, events: list[dict]) -> None:
 
 
 @reader
-def signal_inbox_pending_upto(context: Any, last_id: int, limit: int,
+def signal_inbox_pending_upto(context: RequestContext, last_id: int,
+                              limit: int,
                               after: int = 0) -> list[int]:
     """Unprocessed signals stored after ``after`` and up to ``last_id``,
     oldest first (one cast covers the signals an API worker stored
@@ -158,23 +163,10 @@ def signal_inbox_pending_upto(context: Any, last_id: int, limit: int,
 
 
 @reader
-def signal_inbox_pending(context: Any, received_before: Any,
+def signal_inbox_pending(context: RequestContext, received_before: Any,
                          limit: int) -> list[int]:
     query = (sa.select(_INBOX.c.id)
              .where(_INBOX.c.processed_at.is_(None),
                     _INBOX.c.received_at < received_before)
              .order_by(_INBOX.c.id).limit(limit))
     return list(context.session.scalars(query))
-
-
-@reader
-def software_deployment_signal_target(context: Any,
-                                      deployment_id: str) -> dict | None:
-    """What the signal URL handler needs, unscoped (the URL's signature is
-    the credential): revision, status and the server."""
-    model = models.SoftwareDeployment
-    row = context.session.execute(
-        sa.select(model.id, model.action_revision, model.status,
-                  model.signal_transport, model.server_id)
-        .where(model.id == deployment_id)).first()
-    return None if row is None else row._asdict()

@@ -5,15 +5,17 @@ from typing import Any
 from oslo_log import log
 from oslo_utils import uuidutils
 
+from swconfig.common import config_io
 from swconfig.common import exception
+from swconfig.common.context import RequestContext
 from swconfig.conf import CONF
 from swconfig.db import api as db_api
-from swconfig.engine import config_io
 
 LOG = log.getLogger(__name__)
 
 
-def check_quota(context: Any, count: int, limit: int, what: str) -> None:
+def check_quota(context: RequestContext, count: int, limit: int,
+                what: str) -> None:
     """Heat's per-project quotas: reported as 400 RequestLimitExceeded."""
     if context.is_admin or limit < 0 or count < limit:
         return
@@ -22,7 +24,8 @@ def check_quota(context: Any, count: int, limit: int, what: str) -> None:
                 f'Please delete some {what.split()[-1]}.')
 
 
-def create(context: Any, name: str | None, group: str | None, config: Any,
+def create(context: RequestContext, name: str | None, group: str | None,
+           config: Any,
            inputs: Any, outputs: Any, options: Any) -> dict:
     """Validate, normalise and store a new immutable config."""
     values = {
@@ -43,6 +46,6 @@ def create(context: Any, name: str | None, group: str | None, config: Any,
     return row
 
 
-def delete(context: Any, config_id: str) -> None:
+def delete(context: RequestContext, config_id: str) -> None:
     db_api.software_config_delete(context, config_id)
     LOG.info('Deleted software config %s', config_id)

@@ -9,31 +9,41 @@ update is decided again on fresh data.
 """
 
 import datetime
-from typing import Any
 
+from oslo_db import api as oslo_db_api
+from oslo_db import exception as db_exc
 from oslo_log import log
 from oslo_utils import timeutils
 from oslo_utils import uuidutils
 
 from swconfig import transports
+from swconfig.common import deployment_request
 from swconfig.common import exception
+from swconfig.common import states
+from swconfig.common.context import RequestContext
 from swconfig.conf import CONF
 from swconfig.db import api as db_api
 from swconfig.engine import configs
 from swconfig.engine import deriving
 from swconfig.engine import metadata
 from swconfig.engine import servers
+from swconfig.transports import base as transports_base
 
 LOG = log.getLogger(__name__)
 
 UPDATABLE = ('config_id', 'input_values', 'output_values', 'action',
              'status', 'status_reason')
 UPDATE_ATTEMPTS = 5
+CREATE_ATTEMPTS = 5
+# What the agent runs of a server-derived deployment: changing any of them
+# starts a new action.
+NEW_ACTION_FIELDS = ('config_id', 'input_values', 'action')
 
 
-def _check_create(context: Any, server_id: str, config_id: str,
-                  stack_user_project_id: str | None) -> dict:
-    if not server_id:
+def _check_create(context: RequestContext,
+                  request: deployment_request.DeploymentRequest) -> dict:
+    stack_user_project_id = request.stack_user_project_id
+    if not request.server_id:
         raise exception.InvalidParameterValue(
             reason='"server_id" is required.')
     if stack_user_project_id is not None and len(stack_user_project_id) > 64:
@@ -41,7 +51,7 @@ def _check_create(context: Any, server_id: str, config_id: str,
                                        'no more than 64 characters')
     # Visibility of the config is part of the contract: another project's
     # config is "not found", exactly as on GET.
-    config = db_api.software_config_get(context, config_id)
+    config = db_api.software_config_get(context, request.config_id)
     limit = CONF.max_software_deployments_per_tenant
     # Counting is skipped when nothing would be refused, and stops at the
     # limit otherwise: the check costs the same with 100,000 deployments.
@@ -51,73 +61,98 @@ def _check_create(context: Any, server_id: str, config_id: str,
     return config
 
 
-def create(context: Any, server_id: str, config_id: str,
-           input_values: dict | None = None, action: str | None = None,
-           status: str | None = None, status_reason: str | None = None,
-           stack_user_project_id: str | None = None,
-           signal_transport: str | None = None, name: str | None = None,
-           timeout: int | None = None, base_url: str | None = None) -> dict:
-    """Create a deployment; with ``signal_transport`` the engine derives
-    the config and issues the transport (``default``: the operator's)."""
-    values = {
-        'id': uuidutils.generate_uuid(),
-        'server_id': server_id,
-        'input_values': input_values or {},
-        'tenant': context.project_id,
-        'stack_user_project_id': stack_user_project_id,
-    }
-    # One transaction: the checks, the claim of the server, the derived
-    # config, the deployment with its event, and the server's document.
-    with db_api.writer.using(context):
-        source = _check_create(context, server_id, config_id,
-                               stack_user_project_id)
-        server = servers.claim(context, server_id, base_url)
-        if signal_transport is None:
-            values.update(config_id=config_id, action=action, status=status,
-                          status_reason=status_reason)
-        else:
-            values.update(_derive(context, source, server, values['id'],
-                                  action or 'CREATE', values['input_values'],
-                                  signal_transport, name, timeout))
-        row = db_api.software_deployment_create(context, values)
-        rendered = metadata.render_in_transaction(context, server)
+def create(context: RequestContext,
+           request: deployment_request.DeploymentRequest) -> dict:
+    """Create a deployment; a server-derived request has the engine derive
+    the config and issue the signal transport."""
+    row, rendered = _create_once(context, request)
     LOG.info('Created deployment %(id)s of config %(config_id)s on server '
              '%(server_id)s (%(action)s %(status)s, transport '
              '%(signal_transport)s)', row)
     if not rendered:
-        metadata.render(server_id)
+        metadata.render(request.server_id)
     return row
 
 
-def _derive(context: Any, source: dict, server: dict, deployment_id: str,
-            action: str, input_values: dict, transport_name: str,
-            name: str | None, timeout: int | None) -> dict:
+# Concurrent first deployments to one new server both insert its row:
+# the second meets the first's once it commits, and starts again.
+@oslo_db_api.wrap_db_retry(max_retries=CREATE_ATTEMPTS, retry_interval=0.05,
+                           max_retry_interval=1, jitter=True,
+                           retry_on_deadlock=True,
+                           exception_checker=lambda exc: isinstance(
+                               exc, db_exc.DBDuplicateEntry))
+def _create_once(context: RequestContext,
+                 request: deployment_request.DeploymentRequest
+                 ) -> tuple[dict, bool]:
+    values = {
+        'id': uuidutils.generate_uuid(),
+        'server_id': request.server_id,
+        'input_values': request.input_values or {},
+        'tenant': context.project_id,
+        'stack_user_project_id': request.stack_user_project_id,
+    }
+    # One transaction: the checks, the claim of the server, the derived
+    # config, the deployment with its event, and the server's document.
+    with db_api.writer.using(context):
+        source = _check_create(context, request)
+        server = servers.claim(context, request.server_id, request.base_url)
+        if request.server_derived:
+            values.update(_derive(context, source, server, values['id'],
+                                  request))
+        else:
+            values.update(config_id=request.config_id,
+                          action=request.action, status=request.status,
+                          status_reason=request.status_reason)
+        row = db_api.software_deployment_create(context, values)
+        rendered = metadata.render_in_transaction(context, server)
+    return row, rendered
+
+
+def _derive(context: RequestContext, source: dict,
+            server: dict, deployment_id: str,
+            request: deployment_request.DeploymentRequest) -> dict:
     """Derive and store the config for revision 1 of a new deployment;
     return the deployment's values that follow from it."""
+    transport_name = request.signal_transport
     if transport_name == 'default':
         transport_name = CONF.default_deployment_signal_transport
     transport = transports.get(transport_name)
+    action = request.action or states.CREATE
     derived = db_api.software_config_create(context, deriving.derive(
-        source, server, deployment_id, 1, action, input_values, transport,
-        name=name))
+        source, server, deployment_id, 1, action, request.input_values or {},
+        transport, name=request.name))
     values = {'config_id': derived['id'], 'source_config_id': source['id'],
               'signal_transport': transport.name, 'action_revision': 1,
               'action': action}
-    if not transport.waits_for_signal:
-        values.update(status='COMPLETE',
-                      status_reason='Not waiting for outputs signal')
-        return values
-    values.update(status='IN_PROGRESS', status_reason='Deploy data available')
-    timeout = CONF.default_deployment_timeout if timeout is None else timeout
-    if timeout:
-        values['timeout_at'] = (timeutils.utcnow()
-                                + datetime.timedelta(seconds=timeout))
+    values.update(_action_started(transport, request.timeout))
     return values
 
 
-def update(context: Any, deployment_id: str, values: dict) -> dict:
+def _action_started(transport: transports_base.SignalTransport,
+                    timeout: int | None) -> dict:
+    """The status of an action just handed to the agent: waiting for its
+    signal (with a deadline), or complete at once for NO_SIGNAL."""
+    if not transport.waits_for_signal:
+        return {'status': states.COMPLETE,
+                'status_reason': 'Not waiting for outputs signal',
+                'timeout_at': None}
+    timeout = CONF.default_deployment_timeout if timeout is None else timeout
+    return {'status': states.IN_PROGRESS,
+            'status_reason': 'Deploy data available',
+            'timeout_at': (timeutils.utcnow()
+                           + datetime.timedelta(seconds=timeout)
+                           if timeout else None)}
+
+
+def update(context: RequestContext, deployment_id: str, values: dict) -> dict:
     """Apply the given fields; ``None`` means "not given" (unlike Heat,
-    falsy values such as ``""`` or ``{}`` are applied)."""
+    falsy values such as ``""`` or ``{}`` are applied).
+
+    A server-derived deployment whose config, input values or action
+    change gets a new action: see ``_new_action``. Anything else is
+    written as given (Heat's client-derived deployments, or status and
+    outputs reported through the API).
+    """
     values = {key: value for key, value in values.items()
               if key in UPDATABLE and value is not None}
     if 'config_id' in values:
@@ -125,8 +160,11 @@ def update(context: Any, deployment_id: str, values: dict) -> dict:
     for _attempt in range(UPDATE_ATTEMPTS):
         current = db_api.software_deployment_get(context, deployment_id)
         try:
-            row = db_api.software_deployment_update(
-                context, deployment_id, current['version'], values)
+            if _starts_new_action(current, values):
+                row = _new_action(context, current, values)
+            else:
+                row = db_api.software_deployment_update(
+                    context, deployment_id, current['version'], values)
         except exception.ConcurrentUpdate:
             LOG.debug('Deployment %s changed under us; retrying',
                       deployment_id)
@@ -138,7 +176,55 @@ def update(context: Any, deployment_id: str, values: dict) -> dict:
     raise exception.ConcurrentUpdate(deployment_id=deployment_id)
 
 
-def delete(context: Any, deployment_id: str) -> None:
+def _starts_new_action(current: dict, values: dict) -> bool:
+    """Whether ``values`` change what the agent must run on a
+    server-derived deployment."""
+    return current['source_config_id'] is not None and any(
+        key in values and values[key] != current[key]
+        for key in NEW_ACTION_FIELDS)
+
+
+def _new_action(context: RequestContext, current: dict,
+                values: dict) -> dict:
+    """Derive the config again (from a new source config if ``config_id``
+    names one) for the next action revision: the agent's document gets
+    the new config, a new signal URL is issued and the old one is refused
+    as stale; the former derived config is removed. Output values given
+    are written; the status is the new action's."""
+    revision = current['action_revision'] + 1
+    action = values.get('action', current['action'])
+    input_values = values.get('input_values', current['input_values'])
+    source_id = current['source_config_id']
+    if values.get('config_id', current['config_id']) != current['config_id']:
+        source_id = values['config_id']
+    with db_api.writer.using(context):
+        source = db_api.software_config_get(context, source_id)
+        former = db_api.software_config_get(context, current['config_id'])
+        server = db_api.server_get(context, current['server_id'])
+        transport = transports.get(current['signal_transport'])
+        derived = db_api.software_config_create(context, deriving.derive(
+            source, server, current['id'], revision, action,
+            input_values or {}, transport, name=former['name']))
+        changes = {'config_id': derived['id'], 'source_config_id': source_id,
+                   'input_values': input_values, 'action': action,
+                   'action_revision': revision,
+                   **_action_started(transport, None)}
+        if 'output_values' in values:
+            changes['output_values'] = values['output_values']
+        row = db_api.software_deployment_update(
+            context, current['id'], current['version'], changes,
+            event_reason=f'{action} started: config derived again for '
+                         f'action revision {revision}')
+        try:
+            db_api.software_config_delete(context, former['id'])
+        except exception.ConfigInUse:
+            LOG.info('Kept config %s, derived for deployment %s: another '
+                     'deployment uses it as its source', former['id'],
+                     current['id'])
+    return row
+
+
+def delete(context: RequestContext, deployment_id: str) -> None:
     with db_api.writer.using(context):
         row = db_api.software_deployment_delete(context, deployment_id)
         if row['source_config_id'] is not None:

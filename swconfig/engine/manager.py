@@ -9,6 +9,8 @@ from typing import Any
 import oslo_messaging as messaging
 
 from swconfig.common import exception
+from swconfig.common.context import RequestContext
+from swconfig.common.deployment_request import DeploymentRequest
 from swconfig.engine import configs
 from swconfig.engine import deployments
 from swconfig.engine import rpcapi
@@ -23,58 +25,50 @@ class EngineManager:
     target = messaging.Target(version=RPC_API_VERSION)
 
     @expected
-    def create_software_config(self, context: Any, name: str | None,
+    def create_software_config(self, context: RequestContext, name: str | None,
                                group: str | None, config: Any, inputs: Any,
                                outputs: Any, options: Any) -> dict:
         return configs.create(context, name, group, config, inputs,
                               outputs, options)
 
     @expected
-    def delete_software_config(self, context: Any, config_id: str) -> None:
+    def delete_software_config(self, context: RequestContext,
+                               config_id: str) -> None:
         configs.delete(context, config_id)
 
     @expected
-    def create_software_deployment(self, context: Any, server_id: str,
-                                   config_id: str,
-                                   input_values: dict | None = None,
-                                   action: str | None = None,
-                                   status: str | None = None,
-                                   status_reason: str | None = None,
-                                   stack_user_project_id: str | None = None,
-                                   signal_transport: str | None = None,
-                                   name: str | None = None,
-                                   timeout: int | None = None,
-                                   base_url: str | None = None) -> dict:
-        return deployments.create(
-            context, server_id, config_id, input_values=input_values,
-            action=action, status=status, status_reason=status_reason,
-            stack_user_project_id=stack_user_project_id,
-            signal_transport=signal_transport, name=name, timeout=timeout,
-            base_url=base_url)
+    def create_software_deployment(self, context: RequestContext,
+                                   request: dict | None = None,
+                                   **fields: Any) -> dict:
+        # ``fields``: the keyword arguments of RPC API 1.1 and 1.2.
+        return deployments.create(context, DeploymentRequest.from_dict(
+            request if request is not None else fields))
 
     @expected
-    def update_software_deployment(self, context: Any, deployment_id: str,
+    def update_software_deployment(self, context: RequestContext,
+                                   deployment_id: str,
                                    values: dict) -> dict:
         return deployments.update(context, deployment_id, values)
 
     @expected
-    def delete_software_deployment(self, context: Any,
+    def delete_software_deployment(self, context: RequestContext,
                                    deployment_id: str) -> None:
         deployments.delete(context, deployment_id)
 
     @expected
-    def get_agent_config(self, context: Any, server_id: str,
+    def get_agent_config(self, context: RequestContext, server_id: str,
                          base_url: str | None = None) -> dict:
         return servers.agent_config(context, server_id, base_url)
 
     @expected
-    def register_server(self, context: Any, server_id: str,
+    def register_server(self, context: RequestContext, server_id: str,
                         base_url: str | None = None) -> dict:
         return servers.register(context, server_id, base_url)
 
     @expected
-    def unregister_server(self, context: Any, server_id: str) -> None:
+    def unregister_server(self, context: RequestContext,
+                          server_id: str) -> None:
         servers.unregister(context, server_id)
 
-    def process_signal(self, context: Any, inbox_id: int) -> None:
+    def process_signal(self, context: RequestContext, inbox_id: int) -> None:
         signals.process(inbox_id)

@@ -16,30 +16,27 @@ from oslo_log import log
 from swconfig.common import context as swconfig_context
 from swconfig.common import exception
 from swconfig.common import representations
+from swconfig.common import states
+from swconfig.common import urls
+from swconfig.common.context import RequestContext
 from swconfig.conf import CONF
 from swconfig.db import api as db_api
-from swconfig.engine import agent_urls
 
 LOG = log.getLogger(__name__)
 
-DESIRED_STATE_ACTIONS = frozenset(
-    (None, 'INIT', 'CREATE', 'UPDATE', 'SUSPEND', 'RESUME'))
 RENDER_ATTEMPTS = 5
-
-
-FINAL_STATUSES = frozenset(('COMPLETE', 'FAILED'))
 
 
 def stays_in_document(deployment: dict) -> bool:
     """Desired-state actions always stay; any other action stays until it
     is final (Heat: only COMPLETE and FAILED are; anything else waits)."""
-    return (deployment['status'] not in FINAL_STATUSES
-            or deployment['action'] in DESIRED_STATE_ACTIONS)
+    return (deployment['status'] not in states.FINAL_STATUSES
+            or deployment['action'] in states.DESIRED_STATE_ACTIONS)
 
 
 def collect_config_settings(server: dict) -> dict:
     """The os-collect-config block: poll this server's signed URL."""
-    url = agent_urls.metadata_url(server['base_url'], server['id'],
+    url = urls.agent_metadata_url(server['base_url'], server['id'],
                                   server['token_revision'])
     return {'collectors': ['request'],
             'request': {'metadata_url': url},
@@ -93,7 +90,7 @@ def render(server_id: str) -> None:
                 server_id, RENDER_ATTEMPTS)
 
 
-def render_in_transaction(context: Any, server: dict) -> bool:
+def render_in_transaction(context: RequestContext, server: dict) -> bool:
     """Render inside the caller's writer transaction, from ``server`` as
     the caller read it (``server_claim``): the change and its document
     commit together, with no transaction of their own. False if another
@@ -103,7 +100,8 @@ def render_in_transaction(context: Any, server: dict) -> bool:
     return _store_if_changed(context, server, rows)
 
 
-def _store_if_changed(context: Any, server: dict, rows: list[dict]) -> bool:
+def _store_if_changed(context: RequestContext, server: dict,
+                      rows: list[dict]) -> bool:
     """Store the document ``rows`` give unless ``server`` holds it already;
     False if another render stored one since ``server`` was read."""
     document = build_document(server, rows)

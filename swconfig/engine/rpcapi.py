@@ -8,6 +8,9 @@ API version history:
           (signal_transport, name, timeout, base_url); get_agent_config;
           process_signal (cast).
     1.2 - register_server, unregister_server.
+    1.3 - create_software_deployment takes one ``request`` (a
+          DeploymentRequest as a dict) instead of its fields as keyword
+          arguments; engines still accept the 1.1 keywords.
 """
 
 from typing import Any
@@ -15,10 +18,12 @@ from typing import Any
 from oslo_log import log
 import oslo_messaging as messaging
 
+from swconfig.common import deployment_request
 from swconfig.common import rpc
+from swconfig.common.context import RequestContext
 from swconfig.conf import CONF
 
-RPC_API_VERSION = '1.2'
+RPC_API_VERSION = '1.3'
 LOG = log.getLogger(__name__)
 AT_LEAST_ONCE = messaging.TransportOptions(at_least_once=True)
 
@@ -34,7 +39,7 @@ class EngineAPI:
         self.client = rpc.get_client(
             target, timeout=CONF.engine.rpc_response_timeout)
 
-    def _call(self, context: Any, method: str, version: str,
+    def _call(self, context: RequestContext, method: str, version: str,
               **kwargs: Any) -> Any:
         # at_least_once: when no engine queue is bound (no engine running,
         # or just after a broker restart) fail at once with 503 instead of
@@ -43,7 +48,7 @@ class EngineAPI:
             version=version, transport_options=AT_LEAST_ONCE).call(
                 context, method, **kwargs)
 
-    def create_software_config(self, context: Any, name: str | None,
+    def create_software_config(self, context: RequestContext, name: str | None,
                                group: str | None, config: Any,
                                inputs: Any, outputs: Any,
                                options: Any) -> dict:
@@ -51,54 +56,44 @@ class EngineAPI:
                           name=name, group=group, config=config,
                           inputs=inputs, outputs=outputs, options=options)
 
-    def delete_software_config(self, context: Any, config_id: str) -> None:
+    def delete_software_config(self, context: RequestContext,
+                               config_id: str) -> None:
         return self._call(context, 'delete_software_config', '1.0',
                           config_id=config_id)
 
-    def create_software_deployment(self, context: Any, server_id: str,
-                                   config_id: str,
-                                   input_values: dict | None = None,
-                                   action: str | None = None,
-                                   status: str | None = None,
-                                   status_reason: str | None = None,
-                                   stack_user_project_id: str | None = None,
-                                   signal_transport: str | None = None,
-                                   name: str | None = None,
-                                   timeout: int | None = None,
-                                   base_url: str | None = None) -> dict:
-        return self._call(context, 'create_software_deployment', '1.1',
-                          server_id=server_id, config_id=config_id,
-                          input_values=input_values, action=action,
-                          status=status, status_reason=status_reason,
-                          stack_user_project_id=stack_user_project_id,
-                          signal_transport=signal_transport, name=name,
-                          timeout=timeout, base_url=base_url)
+    def create_software_deployment(
+            self, context: RequestContext,
+            request: deployment_request.DeploymentRequest) -> dict:
+        return self._call(context, 'create_software_deployment', '1.3',
+                          request=request.to_dict())
 
-    def update_software_deployment(self, context: Any, deployment_id: str,
+    def update_software_deployment(self, context: RequestContext,
+                                   deployment_id: str,
                                    values: dict) -> dict:
         return self._call(context, 'update_software_deployment', '1.0',
                           deployment_id=deployment_id, values=values)
 
-    def delete_software_deployment(self, context: Any,
+    def delete_software_deployment(self, context: RequestContext,
                                    deployment_id: str) -> None:
         return self._call(context, 'delete_software_deployment', '1.0',
                           deployment_id=deployment_id)
 
-    def get_agent_config(self, context: Any, server_id: str,
+    def get_agent_config(self, context: RequestContext, server_id: str,
                          base_url: str | None = None) -> dict:
         return self._call(context, 'get_agent_config', '1.1',
                           server_id=server_id, base_url=base_url)
 
-    def register_server(self, context: Any, server_id: str,
+    def register_server(self, context: RequestContext, server_id: str,
                         base_url: str | None = None) -> dict:
         return self._call(context, 'register_server', '1.2',
                           server_id=server_id, base_url=base_url)
 
-    def unregister_server(self, context: Any, server_id: str) -> None:
+    def unregister_server(self, context: RequestContext,
+                          server_id: str) -> None:
         return self._call(context, 'unregister_server', '1.2',
                           server_id=server_id)
 
-    def process_signal(self, context: Any, inbox_id: int) -> None:
+    def process_signal(self, context: RequestContext, inbox_id: int) -> None:
         """Ask an engine to apply a stored signal, without waiting.
 
         The signal is already durable: if no engine can be reached the

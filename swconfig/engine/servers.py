@@ -7,10 +7,10 @@ which closes the hole Heat's designers worried about ("any tenant user can
 create a deployment for any server").
 """
 
-from typing import Any
 
 from oslo_log import log
 
+from swconfig.common.context import RequestContext
 from swconfig.conf import CONF
 from swconfig.db import api as db_api
 from swconfig.engine import metadata
@@ -18,7 +18,7 @@ from swconfig.engine import metadata
 LOG = log.getLogger(__name__)
 
 
-def claim(context: Any, server_id: str, base_url: str | None,
+def claim(context: RequestContext, server_id: str, base_url: str | None,
           explicit: bool = False) -> dict:
     """The server row for a deployment (or registration) by the caller."""
     base_url = CONF.api.public_url or base_url
@@ -27,7 +27,7 @@ def claim(context: Any, server_id: str, base_url: str | None,
         create=explicit or CONF.implicit_server_registration)
 
 
-def register(context: Any, server_id: str,
+def register(context: RequestContext, server_id: str,
              base_url: str | None = None) -> dict:
     server = claim(context, server_id, base_url, explicit=True)
     metadata.render(server_id)
@@ -36,12 +36,12 @@ def register(context: Any, server_id: str,
     return db_api.server_get(context, server_id)
 
 
-def unregister(context: Any, server_id: str) -> None:
+def unregister(context: RequestContext, server_id: str) -> None:
     db_api.server_delete(context, server_id)
     LOG.info('Server %s unregistered', server_id)
 
 
-def agent_config(context: Any, server_id: str,
+def agent_config(context: RequestContext, server_id: str,
                  base_url: str | None = None) -> dict:
     """The agent bootstrap settings; claims the server if it is new."""
     server = claim(context, server_id, base_url)

@@ -7,6 +7,7 @@ for an older action revision, or for an action that already finished, is
 recorded as an event and not applied.
 """
 
+import datetime
 import threading
 import time
 from typing import Any
@@ -17,20 +18,19 @@ from oslo_utils import timeutils
 
 from swconfig.common import context as swconfig_context
 from swconfig.common import exception
+from swconfig.common import states
 from swconfig.db import api as db_api
 from swconfig.engine import metadata
 
 LOG = log.getLogger(__name__)
 
-IN_PROGRESS = 'IN_PROGRESS'
-COMPLETE = 'COMPLETE'
-FAILED = 'FAILED'
 DEPLOY_KEYS = ('deploy_stdout', 'deploy_stderr', 'deploy_status_code')
 APPLY_ATTEMPTS = 5
 SWEEP_BATCH = 500
 BATCH_SIZE = 100
 MAX_BACKLOG_PAGES = 50
 SWEEP_GRACE_SECONDS = 2
+SIGNAL_STORE_GRACE_SECONDS = 2
 DEFER_SECONDS = 0.05
 
 
@@ -42,7 +42,7 @@ def interpret(details: Any, outputs: list[dict],
     """
     if not isinstance(details, dict):
         details = {}
-    if details.get('deploy_status') == IN_PROGRESS:
+    if details.get('deploy_status') == states.IN_PROGRESS:
         reason = str(details.get('deploy_status_reason')
                      or 'Deployment in progress')
         return {'status_reason': reason}, reason
@@ -63,9 +63,9 @@ def interpret(details: Any, outputs: list[dict],
         values[key] = details.get(key)
     if failures:
         reason = ', '.join(f'{key} : {value}' for key, value in failures)
-        return ({'output_values': values, 'status': FAILED,
+        return ({'output_values': values, 'status': states.FAILED,
                  'status_reason': reason}, reason)
-    return ({'output_values': values, 'status': COMPLETE,
+    return ({'output_values': values, 'status': states.COMPLETE,
              'status_reason': 'Outputs received'}, 'Outputs received')
 
 
@@ -117,18 +117,6 @@ class _Batch:
         return after
 
 
-def _refusal(signal: dict, deployment: dict) -> tuple[str, str] | None:
-    """Why ``signal`` cannot be applied to ``deployment``, if it cannot."""
-    if deployment['action_revision'] != signal['action_revision']:
-        return ('STALE', f'Stale signal for action revision '
-                         f'{signal["action_revision"]} ignored (current '
-                         f'revision {deployment["action_revision"]})')
-    if deployment['status'] != IN_PROGRESS:
-        return ('DUPLICATE', f'Duplicate signal ignored: the action already '
-                             f'finished ({deployment["status"]})')
-    return None
-
-
 def _decide(signals: list[dict], deployments: dict[str, dict],
             first_pending: dict[str, int]) -> _Batch:
     """Decide every claimed signal, oldest first; signals of the same
@@ -147,9 +135,11 @@ def _decide(signals: list[dict], deployments: dict[str, dict],
                 first not in claimed):
             batch.deferred.append(signal['id'])
             continue
-        refusal = _refusal(signal, deployment)
+        refusal = states.signal_refusal(signal['action_revision'],
+                                        deployment['action_revision'],
+                                        deployment['status'])
         if refusal is not None:
-            batch.refuse(signal, deployment, *refusal)
+            batch.refuse(signal, deployment, refusal.result, refusal.reason)
         elif deployment['outputs'] is None:
             batch.results[signal['id']] = exception.ConfigNotFound(
                 config_id=deployment['config_id'])
@@ -322,22 +312,30 @@ def sweep() -> int:
 
 
 def fail_timed_out() -> int:
-    """FAILED, with a clear reason, for deployments past their timeout."""
+    """FAILED, with a clear reason, for deployments past their timeout.
+
+    A signal stored by the deadline wins, whatever happens after: such a
+    deployment is left to the signal (applied by a cast or the sweep),
+    and the deadline is only acted on ``SIGNAL_STORE_GRACE_SECONDS``
+    after it passed, the time an API server may take between stamping a
+    signal and committing it.
+    """
     admin = swconfig_context.get_admin_context()
-    now = timeutils.utcnow()
-    expired = db_api.software_deployment_timed_out(admin, now, SWEEP_BATCH)
+    passed = timeutils.utcnow() - datetime.timedelta(
+        seconds=SIGNAL_STORE_GRACE_SECONDS)
+    expired = db_api.software_deployment_timed_out(admin, passed,
+                                                   SWEEP_BATCH)
+    failed = 0
     for deployment in expired:
         seconds = round((deployment['timeout_at']
                          - deployment['created_at']).total_seconds())
         reason = (f'Deployment timed out: no signal within {seconds} '
                   f'seconds')
-        try:
-            db_api.software_deployment_update(
-                admin, deployment['id'], deployment['version'],
-                {'status': FAILED, 'status_reason': reason})
-        except (exception.ConcurrentUpdate, exception.DeploymentNotFound):
-            continue  # a signal or a user got there first
+        if not db_api.software_deployment_time_out(
+                admin, deployment['id'], deployment['version'], reason):
+            continue  # a signal, or a user, got there first
+        failed += 1
         LOG.warning('Deployment %s on server %s: %s', deployment['id'],
                     deployment['server_id'], reason)
         metadata.render(deployment['server_id'])
-    return len(expired)
+    return failed

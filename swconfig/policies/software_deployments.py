@@ -2,35 +2,36 @@
 
 from oslo_policy import policy
 
+from swconfig.common import urls
 from swconfig.policies import base
 
-PATH = '/v1/{tenant_id}/software_deployments'
 _rule = base.project_rule
 
 rules = [
     _rule('software_deployments:index', base.PROJECT_READER,
-          'List software deployments.', [{'path': PATH, 'method': 'GET'}]),
+          'List software deployments.',
+          [{'path': urls.DEPLOYMENTS, 'method': 'GET'}]),
     _rule('software_deployments:create', base.PROJECT_MEMBER,
           'Create a software deployment.',
-          [{'path': PATH, 'method': 'POST'}]),
+          [{'path': urls.DEPLOYMENTS, 'method': 'POST'}]),
     _rule('software_deployments:show', base.PROJECT_READER,
           'Show a software deployment.',
-          [{'path': PATH + '/{deployment_id}', 'method': 'GET'}]),
+          [{'path': urls.DEPLOYMENT, 'method': 'GET'}]),
     _rule('software_deployments:update', base.PROJECT_MEMBER,
           'Update a software deployment.',
-          [{'path': PATH + '/{deployment_id}', 'method': 'PUT'}]),
+          [{'path': urls.DEPLOYMENT, 'method': 'PUT'}]),
     _rule('software_deployments:delete', base.PROJECT_MEMBER,
           'Delete a software deployment.',
-          [{'path': PATH + '/{deployment_id}', 'method': 'DELETE'}]),
+          [{'path': urls.DEPLOYMENT, 'method': 'DELETE'}]),
     _rule('software_deployments:signal', base.PROJECT_MEMBER,
           'Signal the current action of a software deployment.',
-          [{'path': PATH + '/{deployment_id}/signal', 'method': 'POST'}]),
+          [{'path': urls.DEPLOYMENT_SIGNAL, 'method': 'POST'}]),
     policy.DocumentedRuleDefault(
         name='software_deployments:metadata',
         check_str=('(' + base.PROJECT_READER + ') or '
                    '(role:heat_stack_user and project_id:%(project_id)s)'),
         description='Show the deployments metadata of a server.',
-        operations=[{'path': PATH + '/metadata/{server_id}',
+        operations=[{'path': urls.SERVER_METADATA,
                      'method': 'GET'}],
         scope_types=['project']),
 ]

@@ -4,7 +4,7 @@ heat-config-notify sends to ``deploy_signal_id`` with ``deploy_signal_verb``;
 PUT (not POST) makes it retry on 5xx. No Keystone user is involved.
 """
 
-from swconfig.engine import agent_urls
+from swconfig.common import urls
 from swconfig.transports import base
 
 
@@ -13,7 +13,7 @@ class HeatSignalTransport(base.SignalTransport):
 
     def signal_inputs(self, server: dict, deployment_id: str,
                       action_revision: int) -> list[dict]:
-        url = agent_urls.signal_url(server['base_url'], deployment_id,
+        url = urls.agent_signal_url(server['base_url'], deployment_id,
                                     action_revision)
         return [
             base.string_input('deploy_signal_id', url,

@@ -233,6 +233,10 @@ def test_deployment_workflow(cli, api):
     }]
     assert elsewhere['id'] not in {d['id'] for d in listed}
 
+    metadata = cli.run('software', 'deployment', 'metadata', 'show',
+                       'server-1')
+    assert json.loads(metadata.stdout) == [derived]
+
     # The agent's result, as a signal or Heat's resource would store it.
     api.put(f'/software_deployments/{created["id"]}', {
         'status': 'COMPLETE', 'status_reason': 'Outputs received',
@@ -260,9 +264,11 @@ def test_deployment_workflow(cli, api):
     assert (f'Output missing does not exist in deployment '
             f'{created["id"]}') in missing.stderr
 
+    # A finished ad-hoc action leaves the server's document, and the
+    # tenant view lists what the agent receives (the same document).
     metadata = cli.run('software', 'deployment', 'metadata', 'show',
                        'server-1')
-    assert json.loads(metadata.stdout) == [derived]
+    assert json.loads(metadata.stdout) == []
 
 
 def test_deployment_delete_removes_derived_config(cli, api):

@@ -33,9 +33,6 @@ printf '%s' "result-$greeting" > "$heat_outputs_path.result"
 '''
 INPUTS = [{'name': 'greeting', 'type': 'String', 'default': 'nobody'}]
 OUTPUTS = [{'name': 'result', 'type': 'String'}]
-# A live engine applies a stored signal within the sweep interval (1 s)
-# plus the sweep's grace period (2 s) even if no cast reached it.
-SWEEP_WINDOW = 3.5
 # An agent's signal PUT must be answered within this many seconds.
 PROMPT = 10
 
@@ -71,6 +68,19 @@ def wait_for_log(process, text, context, timeout=15):
         time.sleep(0.2)
 
 
+def wait_processed(stack, deployment_id, count, timeout=15):
+    """Wait until *count* stored signals have been handled."""
+    deadline = time.monotonic() + timeout
+    while True:
+        rows = stack.inbox(deployment_id)
+        if len(rows) >= count and all(r['processed_at'] for r in rows):
+            return rows
+        if time.monotonic() > deadline:
+            raise AssertionError(f'stored signals not handled: {dump(rows)}'
+                                 f'\n{stack.log_tail()}')
+        time.sleep(0.2)
+
+
 def assert_applied_once(stack, project, deployment, greeting, context):
     """COMPLETE with the outputs, one applied signal, one transition;
     still so after a few more sweeps."""
@@ -79,9 +89,9 @@ def assert_applied_once(stack, project, deployment, greeting, context):
     assert final['status'] == 'COMPLETE', context
     assert final['status_reason'] == 'Outputs received', context
     assert final['output_values'] == expected_outputs(greeting), context
-    time.sleep(2)  # two more sweeps: nothing is applied twice
+    # Once every stored signal is processed, none can be applied again.
+    inbox = wait_processed(stack, deployment['id'], 1)
     events = stack.events(project, deployment['id'])
-    inbox = stack.inbox(deployment['id'])
     context += (f'\n--- events ---\n{dump(events)}\n--- inbox ---\n'
                 f'{dump(inbox)}\n{stack.log_tail()}')
     assert transitions(events) == [
@@ -114,8 +124,7 @@ def test_signal_survives_engine_killed_before_applying_it(tmp_path,
             assert [row['payload'] for row in stored] == [
                 agent.notify_data(deployment['config_id'])], context
             # No engine can apply it: accepted, not applied.
-            time.sleep(1)
-            assert stack.inbox(deployment['id'])[0]['processed_at'] is None
+            assert stored[0]['processed_at'] is None, context
             pending = stack.deployment(project, deployment['id'])
             assert pending['status'] == 'IN_PROGRESS', dump(pending)
         finally:
@@ -229,19 +238,6 @@ def snapshot(stack, project, deployment_id):
             'inbox': stack.inbox(deployment_id)}
 
 
-def wait_processed(stack, deployment_id, count, timeout=15):
-    """Wait until *count* stored signals have been handled."""
-    deadline = time.monotonic() + timeout
-    while True:
-        rows = stack.inbox(deployment_id)
-        if len(rows) >= count and all(r['processed_at'] for r in rows):
-            return rows
-        if time.monotonic() > deadline:
-            raise AssertionError(f'stored signals not handled: {dump(rows)}'
-                                 f'\n{stack.log_tail()}')
-        time.sleep(0.2)
-
-
 def test_bad_signal_tokens_are_refused_and_change_nothing(stack, project):
     server = f'server-{uuid.uuid4().hex[:8]}'
     target = deploy_greeting(stack, project, server, 'target')
@@ -287,7 +283,6 @@ def test_bad_signal_tokens_are_refused_and_change_nothing(stack, project):
         base.replace(target['id'], str(uuid.uuid4())) +
         f'?revision={revision}&token={token}', json=payload, timeout=30)
     answers['unknown deployment'] = (unknown.status_code, unknown.text)
-    time.sleep(SWEEP_WINDOW)
     context = f'--- answers ---\n{dump(answers)}'
 
     for name, (status, _text) in answers.items():
@@ -349,7 +344,6 @@ def test_replayed_and_stale_signals_are_recorded_not_applied(stack,
         'deploy_stderr': 'boom\n', 'deploy_status_code': 1})
     assert replay.status_code in (401, 403, 409), replay.text
     inbox = wait_processed(stack, deployment['id'], 3)
-    time.sleep(SWEEP_WINDOW)
     after = snapshot(stack, project, deployment['id'])
     context = f'{dump(before)}\n{dump(after)}\n{stack.log_tail()}'
     assert [r['result'] for r in inbox] == ['STALE', 'COMPLETE',

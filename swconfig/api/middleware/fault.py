@@ -10,13 +10,18 @@ from http import HTTPStatus
 import json
 import traceback
 from typing import Any
+import uuid
 
+from oslo_db import exception as db_exc
 from oslo_log import log
 import oslo_messaging as messaging
+from oslo_middleware import request_id as request_id_middleware
+from sqlalchemy import exc as sa_exc
 import webob
 import webob.exc
 
 from swconfig.common import exception
+from swconfig.conf import CONF
 
 LOG = log.getLogger(__name__)
 
@@ -43,27 +48,65 @@ def error_response(status: int, error_type: str, message: str | None,
     return response
 
 
+def _unavailable(exc: BaseException) -> exception.ServiceUnavailable | None:
+    """The 503 for a backend outage, or None if ``exc`` is not one."""
+    if isinstance(exc, (messaging.MessagingTimeout,
+                        messaging.MessageUndeliverable)):
+        return exception.ServiceUnavailable(
+            reason='no engine answered; retry later')
+    if isinstance(exc, messaging.MessageDeliveryFailure):
+        return exception.MessagingUnavailable(reason=str(exc))
+    if isinstance(exc, (db_exc.DBConnectionError, db_exc.DBDeadlock,
+                        sa_exc.OperationalError, sa_exc.InterfaceError)):
+        # Connection lost or refused, lock timeouts, a database shutting
+        # down: all of them pass, so the client is asked to retry.
+        return exception.DatabaseUnavailable(reason=type(exc).__name__)
+    return None
+
+
+def exception_response(exc: BaseException,
+                       debug: bool = False) -> webob.Response:
+    """The error body for ``exc``: its own status for a swconfig
+    exception, 503 with Retry-After when a backend (the database, the
+    message bus, every engine) is down, else 500 (logged with its
+    traceback, which is sent only with ``debug``)."""
+    unavailable = _unavailable(exc)
+    if unavailable is not None:
+        LOG.error('%s (%s)', unavailable.message, exc)
+        exc = unavailable
+    if isinstance(exc, exception.SwconfigException):
+        if exc.code >= 500 and unavailable is None:
+            LOG.error('Request failed: %s', exc)
+        return error_response(exc.code, exc.type_name, exc.message,
+                              headers=exc.headers)
+    LOG.error('Unexpected error while serving the request', exc_info=exc)
+    return error_response(
+        HTTPStatus.INTERNAL_SERVER_ERROR, type(exc).__name__, None,
+        ''.join(traceback.format_exception(exc)) if debug else None)
+
+
+def request_id(environ: dict) -> str:
+    """The request's id (oslo.middleware's, when it ran), made if none."""
+    value = environ.get(request_id_middleware.ENV_REQUEST_ID)
+    if value is None:
+        value = environ[request_id_middleware.ENV_REQUEST_ID] = (
+            f'req-{uuid.uuid4()}')
+    return value
+
+
+def render(exc: BaseException, environ: dict, start_response: Any) -> Any:
+    """Answer ``exc`` with the error body, outside the middleware chain
+    (the router's 404/405 and the agents' endpoints)."""
+    response = exception_response(exc, debug=CONF.debug)
+    response.headers[request_id_middleware.HTTP_RESP_HEADER_REQUEST_ID] = (
+        request_id(environ))
+    return response(environ, start_response)
+
+
 class FaultWrapper:
     def __init__(self, app: Any, debug: bool = False) -> None:
         self.app = app
         self.debug = debug
-
-    def _from_exception(self, exc: BaseException) -> webob.Response:
-        if isinstance(exc, exception.SwconfigException):
-            if exc.code >= 500:
-                LOG.error('Request failed: %s', exc)
-            return error_response(exc.code, exc.type_name, exc.message)
-        if isinstance(exc, (messaging.MessagingTimeout,
-                            messaging.MessageUndeliverable)):
-            LOG.error('No engine took the request: %s', exc)
-            unavailable = exception.ServiceUnavailable(
-                reason='no engine answered; retry later')
-            return error_response(unavailable.code, unavailable.type_name,
-                                  unavailable.message)
-        LOG.exception('Unexpected error while serving the request')
-        return error_response(
-            HTTPStatus.INTERNAL_SERVER_ERROR, type(exc).__name__, None,
-            traceback.format_exc() if self.debug else None)
 
     @staticmethod
     def _is_json_error(response: webob.Response) -> bool:
@@ -75,7 +118,7 @@ class FaultWrapper:
         try:
             response = request.get_response(self.app)
         except Exception as exc:
-            response = self._from_exception(exc)
+            response = exception_response(exc, self.debug)
         if (response.status_int >= 400 and request.method != 'HEAD'
                 and not self._is_json_error(response)):
             # pecan's own errors (unknown route, wrong method) are HTML.

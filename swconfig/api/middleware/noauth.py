@@ -8,6 +8,8 @@ implicitly, so projects stay isolated. This is for development only.
 
 from typing import Any
 
+from swconfig.api import router
+
 DEFAULT_ROLES = 'reader,member'
 
 
@@ -16,8 +18,7 @@ class NoAuthMiddleware:
         self.app = app
 
     def __call__(self, environ: dict, start_response: Any) -> Any:
-        parts = environ.get('PATH_INFO', '').strip('/').split('/')
-        project_id = parts[1] if len(parts) > 1 and parts[0] == 'v1' else ''
+        project_id = router.route_of(environ).args.get('tenant_id', '')
         environ['HTTP_X_IDENTITY_STATUS'] = 'Confirmed'
         environ.setdefault('HTTP_X_USER_ID', 'noauth')
         environ['HTTP_X_PROJECT_ID'] = project_id

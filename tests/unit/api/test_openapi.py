@@ -1,9 +1,9 @@
 """The OpenAPI document stays true to the app it describes.
 
 The document is hand-assembled in swconfig.api.openapi, so these tests are
-what keeps it honest: it must be valid OpenAPI; every documented operation
-must be routed (by pecan, or by the agents' signed-URL app); every
-operation routed must be documented; each documented request body must be
+what keeps it honest: it must be valid OpenAPI; its operations must be
+exactly those of the route table (swconfig.api.router), and the app must
+route each one; each documented request body must be
 the very schema object the controller validates with; and what the views
 really return must match the documented response schemas, which are
 closed, so a new key in a view fails here until it is documented.
@@ -11,56 +11,31 @@ closed, so a new key in a view fails here until it is documented.
 
 from collections.abc import Iterator
 import copy
-import inspect
 import json
 import re
 import time
 import uuid
 
 import jsonschema
-from pecan import rest
 import pytest
 import schemathesis
 
 from swconfig import policies
-from swconfig.api import agent
 from swconfig.api import body
 from swconfig.api import openapi
-from swconfig.api.controllers import root
-from swconfig.api.controllers.v1 import root as v1_root
-from swconfig.api.controllers.v1 import servers
+from swconfig.api import router
 from swconfig.api.schemas.v1 import servers as server_schemas
 from swconfig.api.schemas.v1 import software_configs as config_schemas
 from swconfig.api.schemas.v1 import software_deployments as deploy_schemas
+from swconfig.common import urls
 
 PROJECT = f'p-openapi-{uuid.uuid4().hex[:8]}'
 METHODS = ('GET', 'POST', 'PUT', 'DELETE', 'PATCH')
 SCHEMA_MODULES = (config_schemas, deploy_schemas, server_schemas)
-# The version documents (with or without the trailing slash) answer any
-# method, as Heat's version negotiation does; the document lists GET.
-ANY_METHOD_PATHS = frozenset({'', '/', '/v1', '/v1/'})
-# pecan's _lookup is opaque: the path it consumes and the controller it
-# returns must be spelled out here. An unknown _lookup makes the walk fail,
-# so a new one cannot hide routes.
-LOOKUPS = {
-    v1_root.V1Controller: ('/{tenant_id}', v1_root.ProjectController),
-    servers.ServersController: (
-        '/{server_id}/agent-config',
-        lambda: servers.AgentConfigController('x')),
-}
-# The signed agent URLs are routed by swconfig.api.agent, before pecan.
-AGENT_PATHS = (
-    agent.METADATA_PREFIX + '{server_id}' + agent.METADATA_SUFFIX,
-    agent.SIGNAL_PREFIX + '{deployment_id}' + agent.SIGNAL_SUFFIX,
-)
 # Documented bodies the controller reads without a schema (any JSON object
 # is accepted, which is all the documented schema says). Should one start
 # validating, it must validate with the documented object: then remove it.
-NOT_VALIDATED = frozenset({('POST', openapi.DEPLOYMENTS
-                            + '/{deployment_id}/signal')})
-REST_ACTIONS = ('get_all', 'get_one', 'get', 'post', 'put', 'delete',
-                'patch')
-SPECIAL = ('_lookup', '_default', '_route')
+NOT_VALIDATED = frozenset({('POST', urls.DEPLOYMENT_SIGNAL)})
 
 
 def _document() -> dict:
@@ -160,8 +135,8 @@ def test_success_envelopes():
             schema = _resolve(doc, operation['responses']['200'][
                 'content']['application/json']['schema'])
             envelopes[(method, path)] = set(schema['properties'])
-    configs = openapi.CONFIGS
-    deployments = openapi.DEPLOYMENTS
+    configs = urls.CONFIGS
+    deployments = urls.DEPLOYMENTS
     assert envelopes[('GET', configs)] == {'software_configs'}
     assert envelopes[('POST', configs)] == {'software_config'}
     assert envelopes[('GET', configs + '/{config_id}')] == {
@@ -190,21 +165,21 @@ def _body_schemas() -> dict[tuple[str, str], dict]:
             found[(method, path)] = _lookup_ref(doc, schema['$ref'])
         else:
             # Only the agent's signal takes any JSON, so no schema object.
-            assert not schema or path in openapi.AGENT_SIGNAL, (method, path)
+            assert not schema or path in urls.AGENT_SIGNAL, (method, path)
     return found
 
 
 def test_request_schemas_are_the_schema_modules_objects():
     documented = _body_schemas()
-    deployment = openapi.DEPLOYMENTS + '/{deployment_id}'
-    assert documented[('POST', openapi.CONFIGS)] is config_schemas.CREATE
-    assert documented[('POST', openapi.DEPLOYMENTS)] is deploy_schemas.CREATE
+    deployment = urls.DEPLOYMENTS + '/{deployment_id}'
+    assert documented[('POST', urls.CONFIGS)] is config_schemas.CREATE
+    assert documented[('POST', urls.DEPLOYMENTS)] is deploy_schemas.CREATE
     assert documented[('PUT', deployment)] is deploy_schemas.UPDATE
     assert documented[('POST', deployment + '/signal')] is \
         deploy_schemas.SIGNAL
-    assert documented[('POST', openapi.PROJECT + '/validate')] \
+    assert documented[('POST', urls.PROJECT + '/validate')] \
         is config_schemas.VALIDATE
-    assert documented[('POST', openapi.SERVERS)] is server_schemas.CREATE
+    assert documented[('POST', urls.SERVERS)] is server_schemas.CREATE
     # Every top-level (titled) body schema of the schema modules is used.
     titled = [value for module in SCHEMA_MODULES
               for value in vars(module).values()
@@ -248,91 +223,6 @@ def test_served_document(inprocess_stack):
 
 # -- routes: documented <=> routed ------------------------------------------
 
-def _positional(func: object) -> list[str]:
-    params = list(inspect.signature(func).parameters.values())
-    return [p.name for p in params
-            if p.kind is p.POSITIONAL_OR_KEYWORD and p.default is p.empty]
-
-
-def _exposed(obj: object, name: str) -> object | None:
-    member = getattr(obj, name, None)
-    return member if getattr(member, 'exposed', False) else None
-
-
-def _is_controller(value: object) -> bool:
-    if inspect.isroutine(value) or inspect.isclass(value):
-        return False
-    if isinstance(value, rest.RestController):
-        return True
-    return any(getattr(getattr(value, name, None), 'exposed', False)
-               for name in dir(type(value)))
-
-
-def _children(controller: object) -> Iterator[tuple[str, object]]:
-    for name in dir(controller):
-        if name.startswith('__'):
-            continue
-        value = getattr(controller, name, None)
-        if _is_controller(value):
-            yield name, value
-
-
-def _check_special(controller: object) -> None:
-    for name in SPECIAL:
-        member = _exposed(controller, name)
-        if member is None or getattr(member, '__func__', None) is getattr(
-                rest.RestController, name, None):
-            continue  # RestController's own _route
-        if name == '_lookup' and type(controller) in LOOKUPS:
-            continue
-        pytest.fail(f'{type(controller).__name__}.{name} routes paths this '
-                    f'test cannot see; add it to LOOKUPS')
-
-
-def _args_path(handler: object) -> str:
-    return ''.join(f'/{{{a}}}' for a in _positional(handler))
-
-
-def _walk_rest(controller: rest.RestController, path: str) -> Iterator[str]:
-    for action in REST_ACTIONS:
-        handler = _exposed(controller, action)
-        if handler is not None:
-            yield path + _args_path(handler)
-    for name, methods in (controller._custom_actions or {}).items():
-        for method in methods:
-            handler = (_exposed(controller, f'{method.lower()}_{name}')
-                       or _exposed(controller, name))
-            assert handler is not None, (type(controller), name)
-            yield f'{path}{_args_path(handler)}/{name}'
-    get_one = _exposed(controller, 'get_one')
-    ids = _args_path(get_one) if get_one is not None else ''
-    for name, child in _children(controller):
-        yield from _walk(child, f'{path}/{name}')
-        if ids:
-            yield from _walk(child, f'{path}{ids}/{name}')
-
-
-def _walk(controller: object, path: str) -> Iterator[str]:
-    """Candidate path templates: a superset of what pecan can route.
-
-    Which methods each one answers is left to the app itself (see
-    _routable), so the walk only has to be generous, not exact.
-    """
-    _check_special(controller)
-    yield path
-    if isinstance(controller, rest.RestController):
-        yield from _walk_rest(controller, path)
-    else:
-        for name in dir(controller):
-            if name not in SPECIAL and _exposed(controller, name):
-                yield f'{path}/' if name == 'index' else f'{path}/{name}'
-        for name, child in _children(controller):
-            yield from _walk(child, f'{path}/{name}')
-    if type(controller) in LOOKUPS:
-        suffix, target = LOOKUPS[type(controller)]
-        yield from _walk(target(), path + suffix)
-
-
 def _fill(template: str) -> str:
     values = {'tenant_id': PROJECT}
     return re.sub(r'\{(\w+)\}',
@@ -340,18 +230,17 @@ def _fill(template: str) -> str:
                   template)
 
 
-def _template_regex(template: str) -> re.Pattern:
-    """Matches the paths of a template; a trailing slash is not a
-    different operation (pecan routes /x/ and /x alike)."""
-    parts = re.split(r'(\{\w+\})', template.rstrip('/'))
-    return re.compile(''.join('[^/]+' if p.startswith('{') else re.escape(p)
-                              for p in parts) + '/?$')
+def _routed() -> set[tuple[str, str]]:
+    """(method, template) of every route; HEAD where GET is declared is
+    implicit and not an operation of its own."""
+    return {(method, route.template) for route in router.ROUTES
+            for method in route.methods}
 
 
 def _routable(client, method: str, path: str) -> tuple[bool, str]:
-    """Whether pecan found a controller method for the request: anything
-    but the 404/405 routing errors (a 404 "not found" of a controller,
-    error type NotFound, means the route exists)."""
+    """Whether the app routed the request to a handler: anything but the
+    router's 404/405 (a 404 NotFound of a handler means the route
+    exists)."""
     reply = client.request(method, path, json={}
                            if method in ('POST', 'PUT', 'PATCH') else None)
     error_type = (reply.json or {}).get('error', {}).get('type') \
@@ -361,17 +250,9 @@ def _routable(client, method: str, path: str) -> tuple[bool, str]:
     return routed, f'{method} {path} -> {reply.status} {error_type}'
 
 
-def test_walk_finds_every_controller():
-    templates = set(_walk(root.RootController(), ''))
-    assert '/v1/openapi.json' in templates
-    assert openapi.DEPLOYMENTS + '/{deployment_id}/events' in templates
-    assert openapi.DEPLOYMENTS + '/{deployment_id}/signal' in templates
-    assert openapi.DEPLOYMENTS + '/metadata/{server_id}' in templates
-    assert openapi.SERVERS + '/{server_id}/agent-config/' in templates
-
-
-def test_agent_paths_are_the_agent_apps():
-    assert AGENT_PATHS == (openapi.AGENT_METADATA, openapi.AGENT_SIGNAL)
+def test_documented_operations_are_the_route_table():
+    documented = {(m, p) for m, p, _ in _operations(_document())}
+    assert documented == _routed()
 
 
 def test_every_documented_operation_is_routed(inprocess_stack):
@@ -380,24 +261,17 @@ def test_every_documented_operation_is_routed(inprocess_stack):
         assert routed, f'documented but not routed: {seen}'
 
 
-def test_every_routed_operation_is_documented(inprocess_stack):
-    documented = [(m, _template_regex(p)) for m, p, _ in
-                  _operations(_document())]
-    candidates = set(_walk(root.RootController(), ''))
-    candidates.update(AGENT_PATHS)
-    candidates.update(p for _, p, _ in _operations(_document()))
-    undocumented = []
-    for template in sorted(candidates):
-        if template in ANY_METHOD_PATHS:
-            continue
-        path = _fill(template)
+def test_undeclared_methods_are_refused_with_allow(inprocess_stack):
+    for route in router.ROUTES:
+        declared = set(route.methods)
         for method in METHODS:
-            routed, seen = _routable(inprocess_stack, method, path)
-            if routed and not any(m == method and regex.match(path)
-                                  for m, regex in documented):
-                undocumented.append(seen)
-    assert not undocumented, 'routed but not documented:\n' + '\n'.join(
-        undocumented)
+            if method in declared:
+                continue
+            reply = inprocess_stack.request(method, _fill(route.template))
+            seen = f'{method} {route.template} -> {reply.status}'
+            assert reply.status == 405, seen
+            assert reply.json['error']['type'] == 'HTTPMethodNotAllowed'
+            assert set(reply.headers['Allow'].split(', ')) >= declared, seen
 
 
 def test_policy_operations_are_documented():
@@ -457,7 +331,7 @@ class _Conformance:
 
 
 def _await(client, deployment: dict, key: str, value: str) -> None:
-    path = _fill(openapi.DEPLOYMENTS + '/{deployment_id}').replace(
+    path = _fill(urls.DEPLOYMENTS + '/{deployment_id}').replace(
         'x-deployment_id', deployment['deployment_id'])
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
@@ -475,13 +349,13 @@ def _signed(url: str) -> tuple[str, dict[str, str]]:
 
 def test_responses_match_the_document(inprocess_stack):
     call = _Conformance(inprocess_stack)
-    configs = openapi.CONFIGS
-    deployments = openapi.DEPLOYMENTS
+    configs = urls.CONFIGS
+    deployments = urls.DEPLOYMENTS
     project = {'tenant_id': PROJECT}
     server = {**project, 'server_id': f'server-{PROJECT}'}
 
     call('GET', '/', 200)
-    call('GET', '/v1/', 200)
+    call('GET', urls.V1, 200)
     call('GET', '/v1/openapi.json', 200)
     created = call('POST', configs, 200, json={
         'name': 'conformance', 'group': 'script', 'config': 'echo hi',
@@ -491,11 +365,11 @@ def test_responses_match_the_document(inprocess_stack):
     config = {**project, 'config_id': created['id']}
     call('GET', configs, 200, **project)
     call('GET', configs + '/{config_id}', 200, **config)
-    call('POST', openapi.SERVERS, 200, json={'server_id': server[
+    call('POST', urls.SERVERS, 200, json={'server_id': server[
         'server_id']}, **project)
-    call('GET', openapi.SERVERS, 200, **project)
-    call('GET', openapi.SERVERS + '/{server_id}', 200, **server)
-    settings = call('GET', openapi.SERVERS + '/{server_id}/agent-config',
+    call('GET', urls.SERVERS, 200, **project)
+    call('GET', urls.SERVERS + '/{server_id}', 200, **server)
+    settings = call('GET', urls.SERVERS + '/{server_id}/agent-config',
                     200, **server)
 
     # A derived deployment: the engine issues its signed signal URL.
@@ -519,11 +393,11 @@ def test_responses_match_the_document(inprocess_stack):
          json={'deploy_status': 'IN_PROGRESS',
                'deploy_status_reason': 'half way'}, **deployment)
     _await(inprocess_stack, deployment, 'status_reason', 'half way')
-    call('POST', openapi.AGENT_SIGNAL, 200, query=query,
+    call('POST', urls.AGENT_SIGNAL, 200, query=query,
          json={'deploy_status': 'IN_PROGRESS',
                'deploy_status_reason': 'almost'}, **deployment)
     _await(inprocess_stack, deployment, 'status_reason', 'almost')
-    call('PUT', openapi.AGENT_SIGNAL, 200, query=query,
+    call('PUT', urls.AGENT_SIGNAL, 200, query=query,
          json={'result': 'ok', 'deploy_status_code': 0}, **deployment)
     _await(inprocess_stack, deployment, 'status', 'COMPLETE')
     call('PUT', deployments + '/{deployment_id}', 200,
@@ -532,13 +406,13 @@ def test_responses_match_the_document(inprocess_stack):
 
     metadata_url = settings['os-collect-config']['request']['metadata_url']
     query, _ = _signed(metadata_url)
-    call('GET', openapi.AGENT_METADATA, 200, query=query, **server)
-    call('HEAD', openapi.AGENT_METADATA, 200, query=query, **server)
+    call('GET', urls.AGENT_METADATA, 200, query=query, **server)
+    call('HEAD', urls.AGENT_METADATA, 200, query=query, **server)
     etag = inprocess_stack.get(metadata_url.split('/', 3)[3].join(
         ['/', ''])).headers['ETag']
-    call('GET', openapi.AGENT_METADATA, 304, query=query,
+    call('GET', urls.AGENT_METADATA, 304, query=query,
          headers={'If-None-Match': etag}, **server)
-    call('POST', openapi.PROJECT + '/validate', 200, json={'template': {
+    call('POST', urls.PROJECT + '/validate', 200, json={'template': {
         'heat_template_version': '2013-05-23',
         'resources': {'c': {'type': 'OS::Heat::SoftwareConfig',
                             'properties': {'config': 'echo'}}}}},
@@ -547,17 +421,17 @@ def test_responses_match_the_document(inprocess_stack):
     # The documented errors carry the documented error body.
     call('GET', configs, 400, query='limit=x', **project)
     call('DELETE', configs + '/{config_id}', 409, **derived)
-    call('DELETE', openapi.SERVERS + '/{server_id}', 409, **server)
+    call('DELETE', urls.SERVERS + '/{server_id}', 409, **server)
     call('GET', configs + '/{config_id}', 404,
          **{**project, 'config_id': 'missing'})
     call('POST', deployments, 400, json={'config_id': created['id']},
          **project)
     call('GET', configs, 403, headers={'X-Roles': 'nobody'}, **project)
-    call('GET', openapi.AGENT_METADATA, 403, query='token=forged',
+    call('GET', urls.AGENT_METADATA, 403, query='token=forged',
          **server)
 
     call('DELETE', deployments + '/{deployment_id}', 204, **deployment)
     call('DELETE', configs + '/{config_id}', 204, **config)
-    call('DELETE', openapi.SERVERS + '/{server_id}', 204, **server)
+    call('DELETE', urls.SERVERS + '/{server_id}', 204, **server)
     documented = {(m, p) for m, p, _ in _operations(call.doc)}
     assert call.succeeded == documented

@@ -16,6 +16,7 @@ import pytest
 from swconfig.db import api as db_api
 from swconfig.db import migration
 from swconfig.db import models
+from swconfig.db import session
 from tests.unit.db import rows
 
 
@@ -38,7 +39,7 @@ def _empty(facade):
 @pytest.fixture
 def db(unit_facade):
     """swconfig.db.api, running on the unit tests' database."""
-    reset = db_api._CONTEXT.patch_factory(unit_facade)
+    reset = session.context_manager.patch_factory(unit_facade)
     try:
         yield db_api
     finally:

@@ -428,25 +428,20 @@ def test_other_projects_deployment_cannot_be_deleted(db, ctx, other_ctx):
 
 # -- server metadata ---------------------------------------------------------
 
-def test_server_metadata_is_the_visible_configs_in_deployment_order(
+def test_server_document_is_read_by_owner_admin_and_stack_user(
         db, ctx, other_ctx, admin_ctx):
     server = _server()
-    config_b = make_config(ctx, name='b')
-    config_a = make_config(ctx, name='a')
-    config_hidden = make_config(other_ctx, name='hidden')
-    config_shared = make_config(other_ctx, name='shared')
-    make_deployment(ctx, config_b['id'], server)
-    make_deployment(other_ctx, config_hidden['id'], server)
-    make_deployment(ctx, config_a['id'], server)
-    make_deployment(other_ctx, config_shared['id'], server,
-                    stack_user_project_id=ctx.project_id)
-    make_deployment(ctx, make_config(ctx)['id'], _server())
-
-    assert db.server_metadata_get(ctx, server) == [
-        config_b, config_a, config_shared]
-    assert _ids(db.server_metadata_get(other_ctx, server)) == [
-        config_hidden['id'], config_shared['id']]
-    assert _ids(db.server_metadata_get(admin_ctx, server)) == [
-        config_b['id'], config_hidden['id'], config_a['id'],
-        config_shared['id']]
-    assert db.server_metadata_get(ctx, _server()) == []
+    db.server_claim(ctx, server, 'http://api')
+    assert db.server_document_store(ctx, server, 0, '{"deployments":[]}',
+                                    'etag-1')
+    assert db.server_document_get(ctx, server) == '{"deployments":[]}'
+    assert db.server_document_get(admin_ctx, server) == (
+        '{"deployments":[]}')
+    with pytest.raises(exception.ServerOwnedByOtherProject):
+        db.server_document_get(other_ctx, server)
+    # A stack user project of one of its deployments may read it.
+    make_deployment(ctx, make_config(ctx)['id'], server,
+                    stack_user_project_id=other_ctx.project_id)
+    assert db.server_document_get(other_ctx, server) == (
+        '{"deployments":[]}')
+    assert db.server_document_get(ctx, _server()) is None

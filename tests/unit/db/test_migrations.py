@@ -1,5 +1,6 @@
 """The alembic migrations: one head, the schema the models describe on
-every backend, and upgrades that can run again (conventions.md §5).
+every backend, upgrades that can run again (conventions.md §5), and rows
+written at each revision carried intact to head.
 
 Each test gets a fresh database: a SQLite file, or a scratch database on
 the real MariaDB and PostgreSQL (started if down, never skipped).
@@ -8,6 +9,7 @@ the real MariaDB and PostgreSQL (started if down, never skipped).
 import contextlib
 import datetime
 import functools
+import json
 import os
 
 from alembic import script as alembic_script
@@ -129,3 +131,268 @@ def test_timestamps_keep_microseconds(engine):
             id='c1', inputs=[], outputs=[], tenant='p1', created_at=created))
         stored = connection.scalar(sa.select(table.c.created_at))
     assert stored == created
+
+
+# -- data carried through every revision -------------------------------------
+
+T0 = datetime.datetime(2026, 1, 2, 3, 4, 5, 123456)
+SECOND = datetime.timedelta(seconds=1, microseconds=1)
+# More than a MySQL TEXT column (64 KiB) holds, with multi-byte text: a
+# migration that narrows a column or converts its charset loses some.
+BIG_JSON = json.dumps({'script': '#!/bin/sh\n' + 'echo ☃\n' * 12000},
+                      ensure_ascii=False)
+assert len(BIG_JSON.encode()) > 65535
+
+# Rows inserted right after each revision, with Core against the tables as
+# that revision made them (JSON columns are plain text to them): every
+# table then existing, NULLs and values, text beyond 64 KiB, timestamps
+# with microseconds. A new revision adds its entry, even an empty one, and
+# rows that fill the columns it adds.
+ROWS_AT = {
+    '3b1f0c2d9a10': {
+        'software_config': [
+            {'id': 'config-1', 'name': 'deploy ☃', 'group': 'script',
+             'config': BIG_JSON,
+             'inputs': '[{"name":"a","type":"String"}]', 'outputs': '[]',
+             'options': '{"k":"v"}', 'tenant': 'p1', 'created_at': T0},
+            {'id': 'config-2', 'name': None, 'group': None, 'config': None,
+             'inputs': '[]', 'outputs': '[{"name":"result"}]',
+             'options': None, 'tenant': 'p2', 'created_at': T0 + SECOND},
+        ],
+        'software_deployment': [
+            {'id': 'deployment-1', 'config_id': 'config-1',
+             'server_id': 'server-1', 'input_values': '{"a":"ü"}',
+             'output_values': '{"result":"ok"}', 'tenant': 'p1',
+             'stack_user_project_id': 'stack-user-1', 'action': 'CREATE',
+             'status': 'COMPLETE', 'status_reason': 'Outputs received',
+             'version': 3, 'created_at': T0,
+             'updated_at': T0 + 2 * SECOND},
+            {'id': 'deployment-2', 'config_id': 'config-2',
+             'server_id': 'server-2', 'input_values': None,
+             'output_values': None, 'tenant': 'p2',
+             'stack_user_project_id': None, 'action': None,
+             'status': 'IN_PROGRESS', 'status_reason': None, 'version': 1,
+             'created_at': T0 + SECOND, 'updated_at': None},
+        ],
+        'deployment_event': [
+            {'id': 1, 'deployment_id': 'deployment-1', 'created_at': T0,
+             'action': 'CREATE', 'old_status': None,
+             'new_status': 'IN_PROGRESS',
+             'reason': 'Deploy data available'},
+            {'id': 2, 'deployment_id': 'deployment-1',
+             'created_at': T0 + 2 * SECOND, 'action': 'CREATE',
+             'old_status': 'IN_PROGRESS', 'new_status': 'COMPLETE',
+             'reason': 'Ünïcode ' * 5000},
+        ],
+    },
+    '7d4e2a91c5b3': {
+        'software_config': [
+            {'id': 'config-3', 'name': 'derived', 'group': 'script',
+             'config': '"echo"', 'inputs': '[]', 'outputs': '[]',
+             'options': '{}', 'tenant': 'p1', 'created_at': T0 + 3 * SECOND},
+        ],
+        'software_deployment': [
+            {'id': 'deployment-3', 'config_id': 'config-3',
+             'server_id': 'server-1', 'input_values': '{}',
+             'output_values': None, 'tenant': 'p1',
+             'stack_user_project_id': None, 'action': 'UPDATE',
+             'status': 'IN_PROGRESS', 'status_reason': 'Deploy data',
+             'version': 2, 'created_at': T0 + 3 * SECOND,
+             'updated_at': T0 + 4 * SECOND, 'source_config_id': 'config-1',
+             'signal_transport': 'HEAT_SIGNAL', 'action_revision': 7,
+             'timeout_at': T0 + 3600 * SECOND},
+        ],
+        'deployment_event': [
+            {'id': 3, 'deployment_id': 'deployment-3',
+             'created_at': T0 + 3 * SECOND, 'action': 'UPDATE',
+             'old_status': None, 'new_status': 'IN_PROGRESS',
+             'reason': None},
+        ],
+        'server': [
+            {'id': 'server-1', 'tenant': 'p1',
+             'base_url': 'http://swconfig.example:8004',
+             'token_revision': 2, 'document': BIG_JSON, 'etag': '"e-1"',
+             'document_revision': 5, 'created_at': T0,
+             'updated_at': T0 + 4 * SECOND},
+            {'id': 'server-2', 'tenant': 'p2', 'base_url': None,
+             'token_revision': 1, 'document': None, 'etag': None,
+             'document_revision': 0, 'created_at': T0 + SECOND,
+             'updated_at': T0 + SECOND},
+        ],
+        'signal_inbox': [
+            {'id': 1, 'deployment_id': 'deployment-3', 'action_revision': 7,
+             'payload': '{"deploy_stdout":"ü"}',
+             'received_at': T0 + 5 * SECOND, 'processed_at': None,
+             'result': None},
+            {'id': 2, 'deployment_id': 'deployment-1', 'action_revision': 0,
+             'payload': None, 'received_at': T0 + 2 * SECOND,
+             'processed_at': T0 + 3 * SECOND, 'result': 'DUPLICATE'},
+            {'id': 3, 'deployment_id': 'deleted-deployment',
+             'action_revision': 1, 'payload': '{}',
+             'received_at': T0 + 4 * SECOND,
+             'processed_at': T0 + 4 * SECOND, 'result': 'GONE'},
+        ],
+    },
+}
+
+
+class _NotNull:
+    """Equal to any value but None: a server default given as SQL."""
+
+    def __eq__(self, other: object) -> bool:
+        return other is not None
+
+    def __repr__(self) -> str:
+        return '<any value but NULL>'
+
+
+def _server_default(column: sa.Column) -> object:
+    """What the model's server default puts into a row written before
+    its column existed (None without a default)."""
+    if column.server_default is None:
+        return None
+    text = getattr(column.server_default, 'arg', None)
+    if not isinstance(text, str):
+        return _NotNull()
+    python_type = column.type.python_type
+    if python_type is bool:
+        return text.lower() in ('1', 'true')
+    try:
+        return python_type(text)
+    except (TypeError, ValueError):
+        return _NotNull()
+
+
+def _revisions() -> list[str]:
+    """Every revision, base first (one line of history: one head)."""
+    scripts = alembic_script.ScriptDirectory(migration.MIGRATIONS_DIR)
+    return [script.revision for script in reversed(
+        list(scripts.walk_revisions()))]
+
+
+def _tables(connection: sa.Connection) -> sa.MetaData:
+    """The tables as the current revision made them."""
+    metadata = sa.MetaData()
+    metadata.reflect(bind=connection)
+    return metadata
+
+
+def _insert_rows(connection: sa.Connection, rows: dict) -> None:
+    tables = _tables(connection)
+    for table in tables.sorted_tables:  # referenced tables first
+        if table.name in rows:
+            connection.execute(table.insert(), rows[table.name])
+    unknown = set(rows) - set(tables.tables)
+    assert not unknown, f'no such tables at this revision: {unknown}'
+
+
+def _short(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 80 else f'{text[:60]}... ({len(text)})'
+
+
+def _check_rows(connection: sa.Connection,
+                inserted: list[tuple[str, dict]], at_head: bool) -> None:
+    """Fail unless every inserted row is there with its values; at head,
+    with the columns added since it was written holding their server
+    default (or NULL)."""
+    tables = _tables(connection)
+    stored = {}
+    for name in {name for name, _ in inserted}:
+        stored[name] = {row.id: row._asdict() for row in
+                        connection.execute(sa.select(tables.tables[name]))}
+    problems = []
+    for name, values in inserted:
+        row = stored[name].get(values['id'])
+        if row is None:
+            problems.append(f'{name} {values["id"]!r}: row gone')
+            continue
+        expected = dict(values)
+        if at_head:
+            for column in models.Base.metadata.tables[name].columns:
+                expected.setdefault(column.name, _server_default(column))
+        missing = object()
+        for column, value in sorted(expected.items()):
+            found = row.get(column, missing)
+            if found is missing or not value == found:
+                problems.append(
+                    f'{name} {values["id"]!r}.{column}: expected '
+                    f'{_short(value)}, found '
+                    f'{"no column" if found is missing else _short(found)}')
+    if problems:
+        pytest.fail('\n'.join(problems), pytrace=False)
+
+
+def _carry_through(engine: sa.engine.Engine) -> list[tuple[str, dict]]:
+    """Upgrade one revision at a time from base to head, inserting each
+    revision's rows once it is applied and checking every row inserted
+    so far; returns the rows inserted, as (table name, values)."""
+    inserted: list[tuple[str, dict]] = []
+    for revision in _revisions():
+        migration.upgrade(revision, engine=engine)
+        assert migration.version(engine) == revision
+        with engine.begin() as connection:
+            _check_rows(connection, inserted, at_head=False)
+            _insert_rows(connection, ROWS_AT[revision])
+        inserted.extend((name, values)
+                        for name, rows in ROWS_AT[revision].items()
+                        for values in rows)
+    return inserted
+
+
+def test_every_revision_has_rows_to_carry():
+    assert list(ROWS_AT) == _revisions(), (
+        'give ROWS_AT rows for each revision, in order')
+
+
+def test_upgrade_carries_data_through_every_revision(engine):
+    inserted = _carry_through(engine)
+
+    assert migration.version(engine) == migration.heads()[0]
+    with engine.connect() as connection:
+        _check_rows(connection, inserted, at_head=True)
+        counts = {name: connection.scalar(
+            sa.select(sa.func.count()).select_from(sa.table(name)))
+            for name in models.Base.metadata.tables}
+    assert counts == {name: sum(1 for table, _ in inserted if table == name)
+                      for name in models.Base.metadata.tables}
+
+
+def _damages(connection: sa.Connection) -> dict:
+    """What a faulty migration could do to the carried rows."""
+    tables = _tables(connection).tables
+    config = tables['software_config']
+    deployment = tables['software_deployment']
+    return {
+        'row deleted': sa.delete(tables['deployment_event']).where(
+            tables['deployment_event'].c.id == 2),
+        'text cut to 64 KiB': sa.update(config).where(
+            config.c.id == 'config-1').values(
+                config=sa.func.substr(config.c.config, 1, 65535)),
+        'microseconds dropped': sa.update(deployment).where(
+            deployment.c.id == 'deployment-1').values(
+                created_at=T0.replace(microsecond=0)),
+        'no server default': sa.update(deployment).where(
+            deployment.c.id == 'deployment-2').values(action_revision=1),
+        'NULL lost': sa.update(tables['signal_inbox']).where(
+            tables['signal_inbox'].c.id == 2).values(payload='null'),
+    }
+
+
+def test_carried_data_check_reports_damage(engine):
+    """The check above can fail: each kind of damage is reported on this
+    backend."""
+    inserted = _carry_through(engine)
+    with engine.connect() as connection:
+        damages = _damages(connection)
+        connection.rollback()  # reflecting began a transaction
+        for damage, statement in damages.items():
+            transaction = connection.begin()
+            try:
+                assert connection.execute(statement).rowcount == 1
+                with pytest.raises(pytest.fail.Exception, match='expected|'
+                                   'row gone') as failure:
+                    _check_rows(connection, inserted, at_head=True)
+                assert len(str(failure.value).splitlines()) == 1, damage
+            finally:
+                transaction.rollback()

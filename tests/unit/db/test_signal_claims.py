@@ -62,7 +62,7 @@ def facade(request, tmp_path):
         context.append_on_engine_create(session._on_engine_create)
         stack.callback(context.dispose_pool)
         migration.upgrade('head', engine=context.writer.get_engine())
-        stack.callback(db_api._CONTEXT.patch_factory(context))
+        stack.callback(session.context_manager.patch_factory(context))
         yield context
 
 

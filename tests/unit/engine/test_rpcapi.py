@@ -8,11 +8,17 @@ from oslo_messaging import _utils as messaging_utils
 import pytest
 
 from swconfig.common import context as swconfig_context
+from swconfig.common import deployment_request
 from swconfig.common import exception
 from swconfig.common import rpc
 from swconfig.conf import CONF
+from swconfig.engine import deployments
 from swconfig.engine import manager
 from swconfig.engine import rpcapi
+
+# Manager methods that still accept the keyword arguments of an older RPC
+# API version (an engine upgraded before the APIs serves both).
+LEGACY_KEYWORDS = {'create_software_deployment': 'fields'}
 
 
 def _public_methods(cls):
@@ -60,13 +66,16 @@ def test_signatures_match(name):
     client_method = getattr(rpcapi.EngineAPI, name)
     manager_method = _unwrap(getattr(manager.EngineManager, name))
     client_sig = inspect.signature(client_method)
-    manager_sig = inspect.signature(manager_method)
-    assert list(client_sig.parameters) == list(manager_sig.parameters)
+    manager_params = dict(inspect.signature(manager_method).parameters)
+    legacy = manager_params.pop(LEGACY_KEYWORDS.get(name, ''), None)
+    assert legacy is None or legacy.kind is legacy.VAR_KEYWORD
+    assert list(client_sig.parameters) == list(manager_params)
     assert list(client_sig.parameters)[:2] == ['self', 'context']
     for param, server_param in zip(client_sig.parameters.values(),
-                                   manager_sig.parameters.values(),
-                                   strict=True):
-        assert param.default == server_param.default, param.name
+                                   manager_params.values(), strict=True):
+        # Where older keywords are accepted, the new argument is optional.
+        if legacy is None:
+            assert param.default == server_param.default, param.name
 
 
 # -- what the client puts on the wire (only the RPC client is faked) ---------
@@ -109,19 +118,26 @@ def _call(version: str) -> dict:
     return {'version': version, 'transport_options': rpcapi.AT_LEAST_ONCE}
 
 
-# (method, RPC method, prepare() arguments, kwargs on the wire)
+REQUEST = deployment_request.DeploymentRequest(
+    server_id='s1', config_id='c1', input_values={'a': 1}, action='CREATE',
+    status='IN_PROGRESS', status_reason='r', stack_user_project_id='p2',
+    signal_transport='HEAT_SIGNAL', name='deploy-1', timeout=60,
+    base_url='http://swconfig.example.com:8004')
+# (method, RPC method, prepare() arguments, kwargs given, kwargs on the
+# wire where they differ)
 CALLS = [
     ('create_software_config', 'call', _call('1.0'),
      {'name': 'n', 'group': 'script', 'config': '#!/bin/sh',
       'inputs': [{'name': 'a'}], 'outputs': [], 'options': {'o': 1}}),
     ('delete_software_config', 'call', _call('1.0'),
      {'config_id': 'c1'}),
-    ('create_software_deployment', 'call', _call('1.1'),
-     {'server_id': 's1', 'config_id': 'c1', 'input_values': {'a': 1},
-      'action': 'CREATE', 'status': 'IN_PROGRESS', 'status_reason': 'r',
-      'stack_user_project_id': 'p2', 'signal_transport': 'HEAT_SIGNAL',
-      'name': 'deploy-1', 'timeout': 60,
-      'base_url': 'http://swconfig.example.com:8004'}),
+    ('create_software_deployment', 'call', _call('1.3'),
+     {'request': REQUEST}, {'request': {
+         'server_id': 's1', 'config_id': 'c1', 'input_values': {'a': 1},
+         'action': 'CREATE', 'status': 'IN_PROGRESS', 'status_reason': 'r',
+         'stack_user_project_id': 'p2', 'signal_transport': 'HEAT_SIGNAL',
+         'name': 'deploy-1', 'timeout': 60,
+         'base_url': 'http://swconfig.example.com:8004'}}),
     ('update_software_deployment', 'call', _call('1.0'),
      {'deployment_id': 'd1', 'values': {'status': 'COMPLETE'}}),
     ('delete_software_deployment', 'call', _call('1.0'),
@@ -134,12 +150,12 @@ CALLS = [
     ('process_signal', 'cast', {'version': '1.1', 'retry': 0},
      {'inbox_id': 7}),
 ]
-CALLED = sorted(name for name, rpc_method, _, _ in CALLS
-                if rpc_method == 'call')
+CALLS = [call if len(call) == 5 else (*call, call[3]) for call in CALLS]
+CALLED = sorted(call[0] for call in CALLS if call[1] == 'call')
 
 
 def test_every_method_has_a_wire_test():
-    assert {name for name, _, _, _ in CALLS} == set(
+    assert {call[0] for call in CALLS} == set(
         _public_methods(rpcapi.EngineAPI))
 
 
@@ -151,16 +167,17 @@ def test_manager_declares_domain_errors_as_expected(name):
     assert exception.SwconfigException in declared
 
 
-@pytest.mark.parametrize('method, rpc_method, prepare, kwargs', CALLS,
+@pytest.mark.parametrize('method, rpc_method, prepare, kwargs, wire', CALLS,
                          ids=[c[0] for c in CALLS])
 def test_method_prepares_its_version_and_sends(client, context, method,
-                                              rpc_method, prepare, kwargs):
+                                              rpc_method, prepare, kwargs,
+                                              wire):
     api = rpcapi.EngineAPI()
     result = getattr(api, method)(context, **kwargs)
     client.prepare.assert_called_once_with(**prepare)
     prepared = client.prepare.return_value
     getattr(prepared, rpc_method).assert_called_once_with(
-        context, method, **kwargs)
+        context, method, **wire)
     other = 'cast' if rpc_method == 'call' else 'call'
     getattr(prepared, other).assert_not_called()
     if rpc_method == 'call':
@@ -181,11 +198,29 @@ def test_process_signal_never_fails_the_request(client, context):
     assert rpcapi.EngineAPI().process_signal(context, 7) is None
 
 
-def test_create_deployment_sends_every_optional_argument_as_null(client,
-                                                                 context):
-    rpcapi.EngineAPI().create_software_deployment(context, 's1', 'c1')
+def test_create_deployment_sends_every_field_unset_as_null(client,
+                                                          context):
+    request = deployment_request.DeploymentRequest(server_id='s1',
+                                                   config_id='c1')
+    rpcapi.EngineAPI().create_software_deployment(context, request)
     client.prepare.return_value.call.assert_called_once_with(
-        context, 'create_software_deployment', server_id='s1',
-        config_id='c1', input_values=None, action=None, status=None,
-        status_reason=None, stack_user_project_id=None,
-        signal_transport=None, name=None, timeout=None, base_url=None)
+        context, 'create_software_deployment', request={
+            'server_id': 's1', 'config_id': 'c1', 'input_values': None,
+            'action': None, 'status': None, 'status_reason': None,
+            'stack_user_project_id': None, 'signal_transport': None,
+            'name': None, 'timeout': None, 'base_url': None})
+
+
+@pytest.mark.parametrize('call', [
+    lambda engine, ctx: engine.create_software_deployment(
+        ctx, request=REQUEST.to_dict()),
+    lambda engine, ctx: engine.create_software_deployment(
+        ctx, **REQUEST.to_dict()),  # an API still on RPC API 1.1/1.2
+], ids=['1.3', '1.1'])
+def test_manager_builds_the_request_from_either_form(monkeypatch, context,
+                                                     call):
+    seen = []
+    monkeypatch.setattr(deployments, 'create',
+                        lambda ctx, request: seen.append(request) or {})
+    call(manager.EngineManager(), context)
+    assert seen == [REQUEST]

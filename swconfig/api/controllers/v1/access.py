@@ -6,6 +6,7 @@ import pecan
 
 from swconfig.common import exception
 from swconfig.common import policy
+from swconfig.common.context import RequestContext
 from swconfig.db import api as db_api
 
 
@@ -21,7 +22,7 @@ def authorize(rule: str) -> Any:
     return request.context
 
 
-def check_server_not_foreign(context: Any, server_id: str) -> None:
+def check_server_not_foreign(context: RequestContext, server_id: str) -> None:
     """Refuse, explicitly, reads about a server another project owns.
 
     Called only when the caller sees nothing on the server, so the common

@@ -5,62 +5,47 @@ import pecan
 
 from swconfig.api import body
 from swconfig.api import views
-from swconfig.api.controllers import base
 from swconfig.api.controllers.v1 import access
 from swconfig.api.schemas.v1 import servers as schemas
 from swconfig.db import api as db_api
 
 
-class AgentConfigController:
-    def __init__(self, server_id: str) -> None:
-        self.server_id = server_id
-
-    @pecan.expose(generic=True)
-    def index(self) -> None:
-        pecan.abort(405)
-
-    @index.when(method='GET', template='json')
-    def get(self) -> dict:
-        """The os-collect-config settings and a ready os-collect-config.conf
-        for cloud-init user data. The first call claims the server for the
-        caller's project (its signed URL is a credential)."""
-        context = access.authorize('servers:agent_config')
-        body.validate(schemas.SERVER_ID, self.server_id)
-        return pecan.request.engine.get_agent_config(
-            context, self.server_id, base_url=pecan.request.application_url)
+@pecan.expose('json')
+def index() -> dict:
+    context = access.authorize('servers:index')
+    return {'servers': [views.server(row)
+                        for row in db_api.server_get_all(context)]}
 
 
-class ServersController(base.RestController):
+@pecan.expose('json')
+def show(server_id: str) -> dict:
+    context = access.authorize('servers:show')
+    return {'server': views.server(db_api.server_get(context, server_id))}
 
-    @pecan.expose('json')
-    def get_all(self, **_query: str) -> dict:
-        context = access.authorize('servers:index')
-        return {'servers': [views.server(row)
-                            for row in db_api.server_get_all(context)]}
 
-    @pecan.expose('json')
-    def get_one(self, server_id: str) -> dict:
-        context = access.authorize('servers:show')
-        return {'server': views.server(db_api.server_get(context,
-                                                         server_id))}
+@pecan.expose('json')
+def register() -> dict:
+    context = access.authorize('servers:create')
+    document = body.load(pecan.request, schemas.CREATE)
+    row = pecan.request.engine.register_server(
+        context, document['server_id'],
+        base_url=pecan.request.application_url)
+    return {'server': views.server(row)}
 
-    @pecan.expose('json')
-    def post(self) -> dict:
-        context = access.authorize('servers:create')
-        document = body.load(pecan.request, schemas.CREATE)
-        row = pecan.request.engine.register_server(
-            context, document['server_id'],
-            base_url=pecan.request.application_url)
-        return {'server': views.server(row)}
 
-    @pecan.expose(content_type='application/json')
-    def delete(self, server_id: str) -> None:
-        context = access.authorize('servers:delete')
-        pecan.request.engine.unregister_server(context, server_id)
-        pecan.response.status = 204
+@pecan.expose(content_type='application/json')
+def unregister(server_id: str) -> None:
+    context = access.authorize('servers:delete')
+    pecan.request.engine.unregister_server(context, server_id)
+    pecan.response.status = 204
 
-    @pecan.expose()
-    def _lookup(self, server_id: str, *remainder: str) -> tuple:
-        if list(remainder) == ['agent-config']:
-            return AgentConfigController(server_id), []
-        pecan.abort(404)
+
+@pecan.expose('json')
+def agent_config(server_id: str) -> dict:
+    """The os-collect-config settings and a ready os-collect-config.conf
+    for cloud-init user data. The first call claims the server for the
+    caller's project (its signed URL is a credential)."""
+    context = access.authorize('servers:agent_config')
+    body.validate(schemas.SERVER_ID, server_id)
+    return pecan.request.engine.get_agent_config(
+        context, server_id, base_url=pecan.request.application_url)

@@ -247,3 +247,25 @@ def test_error_response_is_utf8_json():
     response = fault.error_response(404, 'NotFound', 'pas trouvé ✓')
     assert json.loads(response.body.decode('utf-8'))['error'][
         'message'] == 'pas trouvé ✓'
+
+
+@pytest.mark.parametrize('error, message', [
+    (messaging.MessageDeliveryFailure('broker down'),
+     'The message bus is unavailable: broker down'),
+    (db_exc.DBConnectionError('refused'),
+     'The database is unavailable: DBConnectionError'),
+    (db_exc.DBDeadlock('deadlock'),
+     'The database is unavailable: DBDeadlock'),
+])
+def test_backend_outages_are_503_with_retry_after(error, message):
+    response = _call(_raising(error))
+    assert response.status_int == 503
+    assert response.headers['Retry-After'] == '5'
+    error = _error_body(response)['error']
+    assert error['type'] == 'ServiceUnavailable'
+    assert error['message'] == message
+
+
+def test_no_engine_answers_503_with_retry_after():
+    response = _call(_raising(messaging.MessagingTimeout('no reply')))
+    assert response.headers['Retry-After'] == '5'

@@ -2,8 +2,8 @@
 
 import pytest
 
+from swconfig.common import config_io
 from swconfig.common import exception
-from swconfig.engine import config_io
 
 
 def test_minimal_input_gets_a_type_and_nothing_else():

@@ -1,0 +1,230 @@
+"""The route table: every URL the API answers, with its methods and
+handlers, in one place (the templates are spelled in
+``swconfig.common.urls``).
+
+``Router`` is the outermost WSGI app. It matches a request once and hands
+the match on by the route's access:
+
+* ``AGENT``: the agents' signed URLs, served by ``swconfig.api.agent``
+  without Keystone or any other middleware (the hot path);
+* ``PUBLIC``: the version and OpenAPI documents, without a token;
+* ``PROJECT``: everything under ``/v1/{tenant_id}``, through
+  authentication and the rate limiter to pecan.
+
+pecan then calls the matched handler with the URL's arguments (see
+``RoutedPecan``) instead of walking controller objects. An unknown URL
+answers 404, a method a URL does not serve 405 with ``Allow``: at once
+under ``/agent/``, elsewhere after authentication (as with the
+middleware in front of the routes in Heat).
+"""
+
+from collections.abc import Callable
+import dataclasses
+import typing
+from typing import Any
+
+import pecan
+
+from swconfig.api import agent
+from swconfig.api.controllers.v1 import openapi
+from swconfig.api.controllers.v1 import servers
+from swconfig.api.controllers.v1 import software_configs as configs
+from swconfig.api.controllers.v1 import software_deployments as deployments
+from swconfig.api.controllers.v1 import validate
+from swconfig.api.controllers.v1 import versions
+from swconfig.api.middleware import fault
+from swconfig.common import exception
+from swconfig.common import urls
+
+AGENT = 'agent'
+PUBLIC = 'public'
+PROJECT = 'project'
+#: Where the match is kept in the WSGI environ for the apps behind.
+MATCH_KEY = 'swconfig.route'
+
+
+@dataclasses.dataclass(frozen=True)
+class Route:
+    template: str
+    methods: dict[str, Callable]
+    access: str = PROJECT
+
+    @property
+    def segments(self) -> tuple[str, ...]:
+        return tuple(_segments(self.template))
+
+
+ROUTES: tuple[Route, ...] = (
+    Route(urls.ROOT, {'GET': versions.root}, PUBLIC),
+    Route(urls.V1, {'GET': versions.v1}, PUBLIC),
+    Route(urls.OPENAPI, {'GET': openapi.document}, PUBLIC),
+    Route(urls.CONFIGS, {'GET': configs.index, 'POST': configs.create}),
+    Route(urls.CONFIG, {'GET': configs.show, 'DELETE': configs.delete}),
+    Route(urls.DEPLOYMENTS, {'GET': deployments.index,
+                             'POST': deployments.create}),
+    # Before DEPLOYMENT_SIGNAL: /metadata/signal is a server named signal.
+    Route(urls.SERVER_METADATA, {'GET': deployments.server_metadata}),
+    Route(urls.DEPLOYMENT, {'GET': deployments.show,
+                            'PUT': deployments.update,
+                            'DELETE': deployments.delete}),
+    Route(urls.DEPLOYMENT_SIGNAL, {'POST': deployments.signal}),
+    Route(urls.DEPLOYMENT_EVENTS, {'GET': deployments.events}),
+    Route(urls.VALIDATE, {'POST': validate.validate_template}),
+    Route(urls.SERVERS, {'GET': servers.index, 'POST': servers.register}),
+    Route(urls.SERVER, {'GET': servers.show, 'DELETE': servers.unregister}),
+    Route(urls.SERVER_AGENT_CONFIG, {'GET': servers.agent_config}),
+    Route(urls.AGENT_METADATA, {'GET': agent.AgentApp.metadata,
+                                'HEAD': agent.AgentApp.metadata}, AGENT),
+    Route(urls.AGENT_SIGNAL, {'PUT': agent.AgentApp.signal,
+                              'POST': agent.AgentApp.signal}, AGENT),
+)
+
+
+class Match(typing.NamedTuple):
+    """A request's route (a tuple: it is made for every request)."""
+
+    route: Route | None
+    handler: Callable | None
+    args: dict[str, str]
+    #: Why nothing matched (the 400/404/405 to answer), for a miss.
+    error: exception.SwconfigException | None = None
+
+    @property
+    def handler_args(self) -> list[str]:
+        """The URL's arguments a handler takes, in template order (the
+        project is the context's business, not the handler's)."""
+        return [value for name, value in self.args.items()
+                if name != 'tenant_id']
+
+
+def _segments(path: str) -> list[str]:
+    """``/v1/p/x/`` -> ``['v1', 'p', 'x']``: one trailing slash is the
+    same URL; ``/`` has no segments."""
+    if path.endswith('/'):
+        path = path[:-1]
+    return path[1:].split('/') if path else []
+
+
+class _Pattern(typing.NamedTuple):
+    """A template's segments: the literal ones by position, and the
+    placeholders' names by position."""
+
+    literals: tuple[tuple[int, str], ...]
+    params: tuple[tuple[int, str], ...]
+
+    @classmethod
+    def of(cls, segments: tuple[str, ...]) -> '_Pattern':
+        return cls(
+            tuple((i, s) for i, s in enumerate(segments) if s[0] != '{'),
+            tuple((i, s[1:-1]) for i, s in enumerate(segments)
+                  if s[0] == '{'))
+
+    def bind(self, segments: list[str]) -> dict[str, str] | None:
+        """The placeholders' values if ``segments`` (as many as the
+        template has) fit, else None; a placeholder takes one non-empty
+        segment."""
+        for index, literal in self.literals:
+            if segments[index] != literal:
+                return None
+        args = {}
+        for index, name in self.params:
+            value = segments[index]
+            if not value:
+                return None
+            args[name] = value
+        return args
+
+
+class RouteTable:
+    def __init__(self, routes: tuple[Route, ...] = ROUTES) -> None:
+        self.routes = routes
+        # Candidates by (first segment, number of segments), in table
+        # order: a few at most.
+        self._candidates: dict[tuple[str, int],
+                               list[tuple[Route, _Pattern]]] = {}
+        for route in routes:
+            segments = route.segments
+            key = (segments[0] if segments else '', len(segments))
+            self._candidates.setdefault(key, []).append(
+                (route, _Pattern.of(segments)))
+        self.agent_segments = frozenset(
+            route.segments[0] for route in routes if route.access == AGENT)
+
+    def match(self, method: str, raw_path: str) -> Match:
+        """The route for ``method`` on the WSGI ``PATH_INFO`` (bytes as
+        latin-1); raises the 400/404/405 to answer otherwise."""
+        path = raw_path
+        if not path.isascii():
+            try:
+                path = raw_path.encode('latin-1').decode('utf-8')
+            except (UnicodeEncodeError, UnicodeDecodeError):
+                raise exception.RouteNotFound('The URL is not valid UTF-8.')
+        if '\x00' in path:
+            raise exception.InvalidParameterValue(
+                reason='NUL characters are not allowed in URLs.')
+        segments = _segments(path)
+        key = (segments[0] if segments else '', len(segments))
+        allowed: list[str] = []
+        for route, pattern in self._candidates.get(key, ()):
+            args = pattern.bind(segments)
+            if args is None:
+                continue
+            handler = route.methods.get(method)
+            if handler is None and method == 'HEAD':
+                handler = route.methods.get('GET')
+            if handler is not None:
+                return Match(route, handler, args)
+            allowed.extend(m for m in route.methods if m not in allowed)
+        if allowed:
+            raise exception.MethodNotAllowed(allowed=', '.join(allowed))
+        raise exception.RouteNotFound()
+
+
+class Router:
+    """The outermost WSGI app: match once, then hand on by access."""
+
+    def __init__(self, table: RouteTable, agent_app: agent.AgentApp,
+                 public_app: Any, project_app: Any) -> None:
+        self.table = table
+        self.agent_app = agent_app
+        self.public_app = public_app
+        self.project_app = project_app
+
+    def __call__(self, environ: dict, start_response: Any) -> Any:
+        path = environ.get('PATH_INFO', '')
+        try:
+            match = self.table.match(environ['REQUEST_METHOD'], path)
+        except exception.SwconfigException as exc:
+            if path[1:].split('/', 1)[0] in self.table.agent_segments:
+                # Agents get the error at once: they have no token.
+                return fault.render(exc, environ, start_response)
+            # Anywhere else, a caller without a token learns nothing, not
+            # even which URLs exist: authentication first, then the error.
+            match = Match(None, None, {}, error=exc)
+        else:
+            if match.route.access == AGENT:
+                return self.agent_app.serve(match.handler, match.args,
+                                            environ, start_response)
+        environ[MATCH_KEY] = match
+        if match.route is not None and match.route.access == PUBLIC:
+            return self.public_app(environ, start_response)
+        return self.project_app(environ, start_response)
+
+
+def route_of(environ: dict) -> Match:
+    """The request's match, for the middleware and apps behind Router."""
+    return environ[MATCH_KEY]
+
+
+class RoutedPecan(pecan.Pecan):
+    """pecan, with the route table instead of its object-dispatch walk:
+    the matched handler is called with the URL's arguments."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(object(), **kwargs)
+
+    def route(self, req: Any, node: Any, path: str) -> tuple:
+        match = route_of(req.environ)
+        if match.error is not None:
+            raise match.error
+        return match.handler, match.handler_args

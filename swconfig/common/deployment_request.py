@@ -1,0 +1,47 @@
+"""The request to create a software deployment, as one typed value.
+
+The API builds it from the validated body, ``EngineAPI`` sends it over RPC
+as a plain dict, and the engine's manager rebuilds it for
+``swconfig.engine.deployments.create``: the fields are named here once.
+"""
+
+import dataclasses
+from typing import Any
+
+
+@dataclasses.dataclass(frozen=True)
+class DeploymentRequest:
+    """A deployment to create. Without ``signal_transport`` it is Heat's
+    raw form (the client derived the config); with it the engine derives
+    the config and issues the transport (``default``: the operator's)."""
+
+    server_id: str
+    config_id: str | None = None
+    input_values: dict | None = None
+    action: str | None = None
+    status: str | None = None
+    status_reason: str | None = None
+    stack_user_project_id: str | None = None
+    signal_transport: str | None = None
+    name: str | None = None
+    timeout: int | None = None
+    #: Where agents reach this API, for the signed URLs.
+    base_url: str | None = None
+
+    @property
+    def server_derived(self) -> bool:
+        return self.signal_transport is not None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The RPC form: a JSON-serialisable dict."""
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_dict(cls, values: dict[str, Any],
+                  **overrides: Any) -> 'DeploymentRequest':
+        """From a request body or the RPC form; keys that are not fields
+        are ignored (the body's schema decides what is allowed)."""
+        known = {field.name for field in dataclasses.fields(cls)}
+        given = {key: value for key, value in values.items()
+                 if key in known}
+        return cls(**dict(given, **overrides))

@@ -1,0 +1,54 @@
+"""What a deployment's status and action mean, and when a signal counts.
+
+Heat's vocabulary, in one place for every layer: the API answers agents
+with the signal-acceptance rule below, the engine applies signals by the
+same rule, and the metadata renderer decides from the actions which
+deployments stay in a server's document.
+"""
+
+import dataclasses
+
+IN_PROGRESS = 'IN_PROGRESS'
+COMPLETE = 'COMPLETE'
+FAILED = 'FAILED'
+STATUSES = (IN_PROGRESS, COMPLETE, FAILED)
+#: Statuses after which a deployment's current action wants no signal.
+FINAL_STATUSES = frozenset((COMPLETE, FAILED))
+
+INIT = 'INIT'
+CREATE = 'CREATE'
+UPDATE = 'UPDATE'
+DELETE = 'DELETE'
+SUSPEND = 'SUSPEND'
+RESUME = 'RESUME'
+#: Actions that define a server's desired state (Heat's lifecycle
+#: actions); any other action, e.g. BACKUP, is a one-off.
+DESIRED_STATE_ACTIONS = frozenset(
+    (None, INIT, CREATE, UPDATE, SUSPEND, RESUME))
+
+#: What became of a stored signal that was not applied.
+STALE = 'STALE'
+DUPLICATE = 'DUPLICATE'
+
+
+@dataclasses.dataclass(frozen=True)
+class Refusal:
+    """Why a signal is recorded but not applied."""
+
+    result: str  # STALE or DUPLICATE, stored with the signal
+    reason: str  # the event's reason, for the user
+
+
+def signal_refusal(signal_revision: int, action_revision: int,
+                   status: str | None) -> Refusal | None:
+    """The signal-acceptance rule: a signal counts only for the current
+    action revision of a deployment, and only while that action is
+    IN_PROGRESS. None when the signal is wanted."""
+    if signal_revision != action_revision:
+        return Refusal(STALE, f'Stale signal for action revision '
+                              f'{signal_revision} ignored (current '
+                              f'revision {action_revision})')
+    if status != IN_PROGRESS:
+        return Refusal(DUPLICATE, f'Duplicate signal ignored: the action '
+                                  f'already finished ({status})')
+    return None

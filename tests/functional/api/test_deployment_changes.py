@@ -1,0 +1,131 @@
+"""Changing a server-derived deployment starts a new action the agent sees
+(a new derived config, a new signal URL, the old one refused), and the
+tenant's metadata view is the agent's document, on every backend."""
+
+import json
+import urllib.parse
+
+from tests.functional.api import helpers
+from tests.functional.api.helpers import assert_error
+from tests.functional.api.test_agent_path import _config
+from tests.functional.api.test_agent_path import _config_ids
+from tests.functional.api.test_agent_path import _derived
+from tests.functional.api.test_agent_path import _document
+from tests.functional.api.test_agent_path import _events
+from tests.functional.api.test_agent_path import _get_config
+from tests.functional.api.test_agent_path import _inputs
+from tests.functional.api.test_agent_path import _local
+from tests.functional.api.test_agent_path import _metadata_url
+from tests.functional.api.test_agent_path import _poll
+from tests.functional.api.test_agent_path import _signal_url
+from tests.functional.api.test_agent_path import _wait_finished
+
+
+def _put(api, project, deployment_id, **body):
+    reply = api.put(helpers.url(project, 'software_deployments',
+                                '/' + deployment_id), json=body)
+    assert reply.status == 200, reply.text
+    return reply.json['software_deployment']
+
+
+def _tenant_view(api, project, server):
+    reply = api.get(helpers.url(project, 'software_deployments',
+                                f'/metadata/{server}'))
+    assert reply.status == 200, reply.text
+    return reply.json['metadata']
+
+
+def _revision(url: str) -> str:
+    return urllib.parse.parse_qs(urllib.parse.urlsplit(url).query)[
+        'revision'][0]
+
+
+def test_new_input_values_start_a_new_action(api, project):
+    server = f'{project}-srv'
+    metadata_url = _metadata_url(api, project, server)
+    source = _config(api, project, name='web', inputs=[{'name': 'port'}])
+    first = _derived(api, project, server, source['id'],
+                     input_values={'port': '80'})
+    old_url = _signal_url(api, project, first)
+
+    changed = _put(api, project, first['id'],
+                   input_values={'port': '8080'})
+    assert changed['config_id'] != first['config_id']
+    assert changed['input_values'] == {'port': '8080'}
+    assert (changed['status'], changed['status_reason']) == (
+        'IN_PROGRESS', 'Deploy data available')
+
+    derived = _get_config(api, project, changed['config_id'])
+    assert derived['name'] == 'web'
+    inputs = _inputs(derived)
+    assert inputs['port']['value'] == '8080'
+    new_url = inputs['deploy_signal_id']['value']
+    assert (_revision(old_url), _revision(new_url)) == ('1', '2')
+    # The agent's document carries the new config only; the former
+    # derived config is gone.
+    document, _ = _document(api, metadata_url)
+    assert _config_ids(document) == [changed['config_id']]
+    assert_error(api.get(helpers.url(project, 'software_configs',
+                                     '/' + first['config_id'])), 404)
+
+    # The former action's URL is refused; the new one completes it.
+    stale = api.put(_local(old_url), data=json.dumps({'result': 'old'}))
+    error = assert_error(stale, 403, 'SignalRefused')
+    assert 'recorded, not applied' in error['message']
+    reply = api.put(_local(new_url), data=json.dumps(
+        {'result': 'new', 'deploy_status_code': 0}))
+    assert reply.status == 200, reply.text
+    done = _wait_finished(api, project, first['id'])
+    assert done['status'] == 'COMPLETE'
+    assert done['output_values']['result'] == 'new'
+    reasons = [event['reason'] for event in _events(api, project,
+                                                     first['id'])]
+    assert 'CREATE started: config derived again for action revision 2' \
+        in reasons
+
+
+def test_a_new_action_name_reaches_the_agent(api, project):
+    server = f'{project}-srv'
+    source = _config(api, project)
+    first = _derived(api, project, server, source['id'],
+                     signal_transport='NO_SIGNAL')
+    assert first['status'] == 'COMPLETE'
+    changed = _put(api, project, first['id'], action='UPDATE')
+    assert changed['action'] == 'UPDATE'
+    assert changed['status'] == 'COMPLETE'  # NO_SIGNAL: complete at once
+    inputs = _inputs(_get_config(api, project, changed['config_id']))
+    assert inputs['deploy_action']['value'] == 'UPDATE'
+
+
+def test_reporting_status_is_not_a_new_action(api, project):
+    server = f'{project}-srv'
+    source = _config(api, project)
+    first = _derived(api, project, server, source['id'])
+    changed = _put(api, project, first['id'], status='FAILED',
+                   status_reason='given up', input_values=first[
+                       'input_values'])
+    assert changed['config_id'] == first['config_id']
+    assert (changed['status'], changed['status_reason']) == (
+        'FAILED', 'given up')
+    assert _revision(_signal_url(api, project, changed)) == '1'
+
+
+def test_tenant_view_is_the_agents_document(api, project):
+    server = f'{project}-srv'
+    metadata_url = _metadata_url(api, project, server)
+    source = _config(api, project)
+    create = _derived(api, project, server, source['id'], action='CREATE')
+    backup = _derived(api, project, server, source['id'], action='BACKUP')
+
+    def both_agree():
+        document, _ = _document(api, metadata_url)
+        assert _tenant_view(api, project, server) == document['deployments']
+        return _config_ids(document)
+
+    assert sorted(both_agree()) == sorted([create['config_id'],
+                                           backup['config_id']])
+    reply = api.put(_local(_signal_url(api, project, backup)),
+                    data=json.dumps({'deploy_status_code': 0}))
+    assert reply.status == 200, reply.text
+    _poll(both_agree, lambda ids: ids == [create['config_id']],
+          'the finished BACKUP to leave both views')

@@ -1,0 +1,21 @@
+"""Pieces of the agents' endpoints that need no server."""
+
+import urllib.parse
+
+import pytest
+
+from swconfig.api import agent
+
+
+@pytest.mark.parametrize('query', [
+    '', 'token=abc', 'token=abc&revision=2', 'revision=2&token=a.b-c_d',
+    'token=one&token=two', 'token=', 'token', 'token=a%2Eb', 'tok%65n=x',
+    'token=a+b', 'token=%ZZ', 'x=1&&token=y&', 'token=a=b', '=x&token=1',
+    'token=caf%C3%A9', 'tokenx=1', 'a;token=1',
+])
+def test_query_value_is_what_parse_qsl_gives(query):
+    expected = None
+    for key, value in urllib.parse.parse_qsl(query, keep_blank_values=True):
+        if key == 'token':
+            expected = value
+    assert agent._query_value({'QUERY_STRING': query}, 'token') == expected

@@ -1,0 +1,144 @@
+"""The route table: one match per request, Heat's 404/405 otherwise."""
+
+import pytest
+
+from swconfig.api import agent
+from swconfig.api import router
+from swconfig.api.controllers.v1 import servers
+from swconfig.api.controllers.v1 import software_deployments as deployments
+from swconfig.common import exception
+from swconfig.common import urls
+
+TABLE = router.RouteTable()
+
+
+def _match(method: str, path: str) -> router.Match:
+    # PATH_INFO carries the URL's bytes as latin-1 (PEP 3333).
+    return TABLE.match(method, path.encode('utf-8').decode('latin-1'))
+
+
+@pytest.mark.parametrize('method, path, handler, args', [
+    ('GET', '/v1/p1/software_deployments/d1', deployments.show,
+     {'tenant_id': 'p1', 'deployment_id': 'd1'}),
+    ('GET', '/v1/p1/software_deployments/d1/', deployments.show,
+     {'tenant_id': 'p1', 'deployment_id': 'd1'}),
+    # Heat's order: /metadata/signal is the metadata of a server "signal",
+    # /metadata alone a deployment named "metadata".
+    ('GET', '/v1/p1/software_deployments/metadata/signal',
+     deployments.server_metadata, {'tenant_id': 'p1', 'server_id': 'signal'}),
+    ('POST', '/v1/p1/software_deployments/metadata/signal',
+     deployments.signal, {'tenant_id': 'p1', 'deployment_id': 'metadata'}),
+    ('GET', '/v1/p1/software_deployments/metadata', deployments.show,
+     {'tenant_id': 'p1', 'deployment_id': 'metadata'}),
+    ('GET', '/v1/p1/servers/sé/agent-config', servers.agent_config,
+     {'tenant_id': 'p1', 'server_id': 'sé'}),
+    ('HEAD', '/v1/p1/servers/s1', servers.show,
+     {'tenant_id': 'p1', 'server_id': 's1'}),
+    ('HEAD', '/agent/servers/s1/metadata', agent.AgentApp.metadata,
+     {'server_id': 's1'}),
+    ('POST', '/agent/deployments/d1/signal', agent.AgentApp.signal,
+     {'deployment_id': 'd1'}),
+])
+def test_match(method, path, handler, args):
+    match = _match(method, path)
+    assert match.handler is handler
+    assert match.args == args
+    assert match.handler_args == [value for name, value in args.items()
+                                  if name != 'tenant_id']
+
+
+def test_access_of_each_kind_of_url():
+    assert _match('GET', '/').route.access == router.PUBLIC
+    assert _match('GET', '/v1/openapi.json').route.access == router.PUBLIC
+    assert _match('GET', '/v1/p/servers').route.access == router.PROJECT
+    assert _match('PUT', '/agent/deployments/d/signal').route.access == (
+        router.AGENT)
+
+
+@pytest.mark.parametrize('path', [
+    '/v1/p1/stacks', '/v1/p1', '/agent/servers/a/b/metadata',
+    '/v1/p1/software_configs/c1/extra', '/nothing', '//',
+])
+def test_unknown_urls_are_route_not_found(path):
+    with pytest.raises(exception.RouteNotFound):
+        _match('GET', path)
+
+
+def test_method_not_allowed_names_every_allowed_method():
+    with pytest.raises(exception.MethodNotAllowed) as caught:
+        _match('PATCH', '/v1/p1/software_deployments/d1')
+    assert caught.value.code == 405
+    assert caught.value.headers == [('Allow', 'GET, PUT, DELETE')]
+    with pytest.raises(exception.MethodNotAllowed) as caught:
+        _match('GET', '/agent/deployments/d1/signal')
+    assert caught.value.headers == [('Allow', 'PUT, POST')]
+
+
+def test_nul_and_undecodable_urls_are_client_errors():
+    with pytest.raises(exception.InvalidParameterValue, match='NUL'):
+        _match('GET', '/v1/p1/software_configs/a\x00b')
+    with pytest.raises(exception.RouteNotFound):
+        TABLE.match('GET', '/agent/servers/\xff/metadata')
+
+
+def test_templates_are_the_urls_module_and_unique():
+    templates = [route.template for route in router.ROUTES]
+    assert len(templates) == len(set(templates))
+    spelled = {value for name, value in vars(urls).items()
+               if name.isupper() and isinstance(value, str)}
+    assert set(templates) == spelled - {urls.PROJECT}
+
+
+class _Recorder:
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.seen: list[dict] = []
+
+    def __call__(self, environ, start_response):
+        self.seen.append(environ)
+        start_response('200 OK', [])
+        return [self.name.encode()]
+
+
+class _Agent:
+    def serve(self, handler, args, environ, start_response):
+        start_response('200 OK', [])
+        return [b'agent']
+
+
+def _call(app, method: str, path: str) -> tuple[str, bytes]:
+    answer = {}
+
+    def start_response(status, headers):
+        answer['status'] = status
+
+    environ = {'REQUEST_METHOD': method, 'PATH_INFO': path}
+    content = b''.join(app(environ, start_response))
+    return answer['status'], content
+
+
+def test_misses_outside_the_agent_urls_go_through_authentication(
+        inprocess_stack):  # the error body needs the parsed options
+    public, project = _Recorder('public'), _Recorder('project')
+    app = router.Router(TABLE, _Agent(), public, project)
+    assert _call(app, 'GET', '/v1/openapi.json') == ('200 OK', b'public')
+    assert _call(app, 'PUT', '/agent/deployments/d/signal') == (
+        '200 OK', b'agent')
+    assert _call(app, 'GET', '/v1/p/servers') == ('200 OK', b'project')
+    assert project.seen[-1][router.MATCH_KEY].error is None
+    for method, path, error in (
+            ('POST', '/v1/openapi.json', exception.MethodNotAllowed),
+            ('GET', '/v1/p/stacks', exception.RouteNotFound)):
+        assert _call(app, method, path) == ('200 OK', b'project')
+        assert isinstance(project.seen[-1][router.MATCH_KEY].error, error)
+    status, _ = _call(app, 'GET', '/agent/deployments/d/signal')
+    assert status.startswith('405')
+    status, _ = _call(app, 'GET', '/agent/nothing')
+    assert status.startswith('404')
+
+
+def test_a_segment_spelled_like_a_placeholder_is_a_value():
+    match = _match('GET', '/agent/servers/{server_id}/metadata')
+    assert match.args == {'server_id': '{server_id}'}
+    with pytest.raises(exception.RouteNotFound):
+        _match('GET', '/agent/{servers}/s1/metadata')

@@ -1,0 +1,126 @@
+"""Deadlines against stored signals, on every real backend: a signal
+stored by a deployment's deadline is applied, whatever the timeout check
+does meanwhile (it used to lose: ten of ten signals answered 2xx 0.6 s
+before the deadline during a broker outage were thrown away)."""
+
+import datetime
+
+from oslo_utils import timeutils
+import sqlalchemy as sa
+
+from swconfig.common import states
+from swconfig.db import api as db_api
+from swconfig.db import models
+from swconfig.engine import signals
+from tests.unit.db import rows
+from tests.unit.db.test_signal_claims import DONE
+from tests.unit.db.test_signal_claims import OUTPUTS
+from tests.unit.db.test_signal_claims import _deployment_row
+from tests.unit.db.test_signal_claims import _events
+from tests.unit.db.test_signal_claims import _inbox
+from tests.unit.db.test_signal_claims import admin  # noqa: F401 - fixture
+from tests.unit.db.test_signal_claims import facade  # noqa: F401 - fixture
+from tests.unit.db.test_signal_claims import on_every_backend
+
+_INBOX = models.SignalInbox.__table__
+
+
+def _expired(ctx, seconds_ago: float) -> tuple[str, datetime.datetime]:
+    """An IN_PROGRESS deployment whose deadline passed ``seconds_ago``."""
+    deadline = timeutils.utcnow() - datetime.timedelta(seconds=seconds_ago)
+    config = rows.make_config(ctx, outputs=OUTPUTS)
+    deployment = rows.make_deployment(
+        ctx, config['id'], action_revision=1,
+        created_at=deadline - datetime.timedelta(seconds=60),
+        timeout_at=deadline)
+    return deployment['id'], deadline
+
+
+def _store(facade, deployment_id, received_at, revision=1):  # noqa: F811
+    """A signal as the API stores it, stamped ``received_at``."""
+    with facade.writer.get_engine().begin() as connection:
+        return connection.execute(_INBOX.insert().values(
+            deployment_id=deployment_id, action_revision=revision,
+            payload=DONE, received_at=received_at)).inserted_primary_key[0]
+
+
+@on_every_backend
+def test_a_signal_stored_by_the_deadline_beats_the_timeout(
+        facade, admin, ctx):  # noqa: F811
+    deployment_id, deadline = _expired(ctx, seconds_ago=30)
+    inbox_id = _store(facade, deployment_id,
+                      deadline - datetime.timedelta(seconds=0.6))
+    assert signals.fail_timed_out() == 0
+    assert _deployment_row(facade, deployment_id)['status'] == (
+        states.IN_PROGRESS)
+    # The broker is back, or the sweep comes round: the signal applies.
+    assert signals.apply_batch([inbox_id]) == {inbox_id: states.COMPLETE}
+    row = _deployment_row(facade, deployment_id)
+    assert row['status'] == states.COMPLETE
+    assert row['output_values']['result'] == 'ok'
+
+
+@on_every_backend
+def test_a_signal_stored_while_the_check_decides_still_wins(
+        facade, admin, ctx):  # noqa: F811
+    deployment_id, deadline = _expired(ctx, seconds_ago=30)
+    [read] = db_api.software_deployment_timed_out(
+        admin, timeutils.utcnow(), 10)
+    # Committed after the check read the deployment, stamped in time.
+    inbox_id = _store(facade, deployment_id,
+                      deadline - datetime.timedelta(seconds=0.1))
+    assert not db_api.software_deployment_time_out(
+        admin, deployment_id, read['version'], 'timed out')
+    assert _deployment_row(facade, deployment_id)['status'] == (
+        states.IN_PROGRESS)
+    assert signals.apply_batch([inbox_id]) == {inbox_id: states.COMPLETE}
+
+
+@on_every_backend
+def test_a_signal_after_the_deadline_does_not_save_it(
+        facade, admin, ctx):  # noqa: F811
+    deployment_id, deadline = _expired(ctx, seconds_ago=30)
+    late = _store(facade, deployment_id,
+                  deadline + datetime.timedelta(seconds=1))
+    stale = _store(facade, deployment_id,
+                   deadline - datetime.timedelta(seconds=5), revision=0)
+    assert signals.fail_timed_out() == 1
+    row = _deployment_row(facade, deployment_id)
+    assert row['status'] == states.FAILED
+    assert row['status_reason'] == (
+        'Deployment timed out: no signal within 60 seconds')
+    assert _events(facade, deployment_id)[-1] == (
+        states.IN_PROGRESS, states.FAILED, row['status_reason'])
+    assert signals.apply_batch([late, stale]) == {
+        late: states.DUPLICATE, stale: states.STALE}
+    assert _deployment_row(facade, deployment_id)['status'] == states.FAILED
+    assert all(r['processed_at'] for r in _inbox(facade,
+                                                 [late, stale]).values())
+
+
+@on_every_backend
+def test_the_deadline_is_acted_on_after_the_store_grace(
+        facade, admin, ctx):  # noqa: F811
+    just_passed, _ = _expired(ctx, seconds_ago=0.2)
+    long_passed, _ = _expired(ctx, seconds_ago=(
+        signals.SIGNAL_STORE_GRACE_SECONDS + 5))
+    assert signals.fail_timed_out() == 1
+    assert _deployment_row(facade, just_passed)['status'] == (
+        states.IN_PROGRESS)
+    assert _deployment_row(facade, long_passed)['status'] == states.FAILED
+
+
+@on_every_backend
+def test_a_deployment_changed_since_the_read_is_not_failed(
+        facade, admin, ctx):  # noqa: F811
+    deployment_id, _ = _expired(ctx, seconds_ago=30)
+    [read] = db_api.software_deployment_timed_out(
+        admin, timeutils.utcnow(), 10)
+    with facade.writer.get_engine().begin() as connection:
+        table = models.SoftwareDeployment.__table__
+        connection.execute(sa.update(table).where(
+            table.c.id == deployment_id).values(version=read['version'] + 1))
+    assert not db_api.software_deployment_time_out(
+        admin, deployment_id, read['version'], 'timed out')
+    assert _deployment_row(facade, deployment_id)['status'] == (
+        states.IN_PROGRESS)

@@ -1,0 +1,123 @@
+"""The packages are layers whose imports only go downwards:
+
+    cmd -> api / engine -> transports -> db -> common / conf
+
+read from every import statement of every module (function-level imports
+included), so the rules stay true as the code grows. ``cmd`` is the top:
+it starts the API and the engine, and nothing else imports it.
+"""
+
+import ast
+import pathlib
+
+import pytest
+
+import swconfig
+
+PACKAGE_DIR = pathlib.Path(swconfig.__file__).parent
+LOW_LEVEL = ('db', 'common', 'conf', 'transports', 'policies')
+
+
+def _package(module: str) -> str:
+    """``swconfig.api.agent`` -> ``api``; top-level modules -> ''."""
+    parts = module.split('.')
+    return parts[1] if len(parts) > 2 else ''
+
+
+def violations(imports: dict[str, set[str]]) -> list[str]:
+    """The broken rules, one line each, for a map of module name -> the
+    swconfig modules (or module attributes) it imports."""
+    found = []
+    for module, targets in sorted(imports.items()):
+        layer = _package(module)
+        for target in sorted(targets):
+            parts = target.split('.')
+            used = parts[1] if len(parts) > 1 else ''
+            line = f'{module} imports {target}'
+            if used == 'cmd' and layer != 'cmd':
+                found.append(f'{line}: only cmd imports cmd')
+            if used == 'api' and layer not in ('api', 'cmd'):
+                found.append(f'{line}: only api imports api (and cmd, '
+                             f'which starts it)')
+            if layer == 'api' and used == 'engine' and not (
+                    target.startswith('swconfig.engine.rpcapi')):
+                found.append(f'{line}: api reaches the engine only '
+                             f'through engine/rpcapi.py')
+            if layer in LOW_LEVEL and used in ('engine', 'api', 'cmd'):
+                found.append(f'{line}: {layer} imports nothing from '
+                             f'engine, api or cmd')
+            if layer in ('common', 'conf') and used == 'db':
+                found.append(f'{line}: {layer} imports nothing from db')
+    return found
+
+
+def _module_name(path: pathlib.Path) -> str:
+    relative = path.relative_to(PACKAGE_DIR.parent).with_suffix('')
+    parts = list(relative.parts)
+    if parts[-1] == '__init__':
+        parts.pop()
+    return '.'.join(parts)
+
+
+def _imports_of(path: pathlib.Path) -> set[str]:
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            assert node.level == 0, f'{path}: relative import'
+            found.update(f'{node.module}.{alias.name}'
+                         for alias in node.names)
+    return {name for name in found if name.startswith('swconfig.')}
+
+
+def _tree_imports() -> dict[str, set[str]]:
+    return {_module_name(path): _imports_of(path)
+            for path in PACKAGE_DIR.rglob('*.py')}
+
+
+def test_the_tree_is_read():
+    imports = _tree_imports()
+    assert 'swconfig.api.app' in imports
+    assert 'swconfig.engine.rpcapi' in imports['swconfig.api.app']
+    # function-level imports count too
+    assert 'swconfig.common.rpc' in imports['swconfig.common.process']
+
+
+def test_imports_only_go_downwards():
+    assert violations(_tree_imports()) == []
+
+
+@pytest.mark.parametrize('module, target, rule', [
+    ('swconfig.api.wsgi', 'swconfig.cmd.all', 'only cmd imports cmd'),
+    ('swconfig.engine.metadata', 'swconfig.api.views',
+     'only api imports api'),
+    ('swconfig.api.controllers.v1.validate', 'swconfig.engine.deriving',
+     'only through engine/rpcapi.py'),
+    ('swconfig.transports.heat_signal', 'swconfig.engine.metadata',
+     'transports imports nothing from engine'),
+    ('swconfig.db.api', 'swconfig.engine.states',
+     'db imports nothing from engine'),
+    ('swconfig.policies.base', 'swconfig.api.router',
+     'only api imports api'),
+    ('swconfig.common.urls', 'swconfig.db.api',
+     'common imports nothing from db'),
+    ('swconfig.conf.api', 'swconfig.db.models',
+     'conf imports nothing from db'),
+])
+def test_each_rule_catches_its_violation(module, target, rule):
+    found = violations({module: {target}})
+    assert any(rule in line for line in found), found
+
+
+def test_allowed_imports_pass():
+    assert violations({
+        'swconfig.api.app': {'swconfig.engine.rpcapi',
+                             'swconfig.engine.rpcapi.EngineAPI',
+                             'swconfig.common.urls', 'swconfig.db.api'},
+        'swconfig.cmd.all': {'swconfig.api.app', 'swconfig.engine.service',
+                             'swconfig.cmd.api'},
+        'swconfig.engine.deployments': {'swconfig.transports.base',
+                                        'swconfig.db.api'},
+        'swconfig.db.api': {'swconfig.common.exception'},
+    }) == []
