@@ -2,10 +2,12 @@
 """Set up a private virtualenv and run swconfig or its test suite.
 
 The only prerequisite is python3: this script creates ``.venv`` next to the
-repository, installs swconfig (editable) with its test requirements, and
-re-installs only when a requirements file or ``setup.cfg`` changed.
+repository and installs swconfig (editable) into it: with its runtime
+requirements only for ``serve``, with the test requirements as well for
+``test``. It installs again only when a requirements file or ``setup.cfg``
+changed, and shows pip's output only when pip fails.
 
-    python3 tools/dev.py serve [swconfig-all args...]
+    python3 tools/dev.py serve [--port N] [swconfig-all args...]
     python3 tools/dev.py test [pytest args...]
 """
 
@@ -19,44 +21,71 @@ import venv
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 VENV = pathlib.Path(os.environ.get('SWCONFIG_VENV', ROOT / '.venv'))
 BIN = VENV / 'bin'
-INPUTS = ('requirements.txt', 'test-requirements.txt', 'setup.cfg')
+# What each command needs installed, beyond swconfig itself (whose runtime
+# requirements come from requirements.txt, through setup.cfg).
+EXTRA_REQUIREMENTS = {'serve': [], 'test': ['test-requirements.txt']}
 
 
-def _fingerprint() -> str:
+def _fingerprint(files: list[str]) -> str:
     digest = hashlib.sha256()
-    for name in INPUTS:
-        digest.update((ROOT / name).read_bytes())
+    for name in ['requirements.txt', 'setup.cfg', *files]:
+        digest.update(name.encode() + (ROOT / name).read_bytes())
     return digest.hexdigest()
 
 
-def ensure_venv() -> None:
-    """Create the virtualenv and install swconfig into it if needed."""
+def _pip_install(*args: str) -> None:
+    command = [str(BIN / 'python'), '-m', 'pip', 'install',
+               '--disable-pip-version-check', '--no-input', '--quiet',
+               '--progress-bar', 'off', *args]
+    result = subprocess.run(command, capture_output=True, text=True)
+    if result.returncode:
+        sys.stderr.write(result.stdout + result.stderr)
+        sys.exit(f'pip install failed: {" ".join(args)}')
+
+
+def ensure_venv(command: str) -> None:
+    """Create the virtualenv and install what ``command`` needs, if it is
+    not installed already (a full test install also serves)."""
+    files = EXTRA_REQUIREMENTS[command]
+    wanted = {_fingerprint(files)}
+    if command == 'serve':
+        wanted.add(_fingerprint(EXTRA_REQUIREMENTS['test']))
     stamp = VENV / '.swconfig-installed'
-    wanted = _fingerprint()
-    if stamp.exists() and stamp.read_text() == wanted:
+    if stamp.exists() and stamp.read_text() in wanted:
         return
+    what = 'with its test requirements' if files else 'runtime requirements'
+    print(f'Setting up {VENV} (swconfig, {what}); this takes a minute the '
+          f'first time...', flush=True)
     if not (BIN / 'python').exists():
-        print(f'creating virtualenv in {VENV}', flush=True)
         venv.EnvBuilder(with_pip=True).create(VENV)
-    pip = [str(BIN / 'python'), '-m', 'pip', '--disable-pip-version-check']
-    subprocess.run([*pip, 'install', '-q', '--upgrade', 'pip'], check=True)
-    print('installing swconfig and its test requirements', flush=True)
-    subprocess.run(
-        [*pip, 'install', '-q', '-r', str(ROOT / 'test-requirements.txt'),
-         '-e', str(ROOT)],
-        check=True)
-    stamp.write_text(wanted)
+    _pip_install('--upgrade', 'pip')
+    requirements = [arg for name in files for arg in ('-r', str(ROOT / name))]
+    _pip_install(*requirements, '-e', str(ROOT))
+    stamp.write_text(_fingerprint(files))
+
+
+def _serve_port(args: list[str], env: dict[str, str]) -> list[str]:
+    """Take ``--port N`` out of ``args`` into ``env``: oslo.config reads
+    ``OS_API__BIND_PORT`` over any config file."""
+    if '--port' not in args:
+        return args
+    index = args.index('--port')
+    try:
+        env['OS_API__BIND_PORT'] = str(int(args[index + 1]))
+    except (IndexError, ValueError):
+        sys.exit('--port takes a port number')
+    return args[:index] + args[index + 2:]
 
 
 def main(argv: list[str]) -> int:
-    if not argv or argv[0] not in ('serve', 'test'):
+    if not argv or argv[0] not in EXTRA_REQUIREMENTS:
         print(__doc__, file=sys.stderr)
         return 2
-    ensure_venv()
+    ensure_venv(argv[0])
     env = dict(os.environ, PATH=f'{BIN}{os.pathsep}{os.environ["PATH"]}',
                VIRTUAL_ENV=str(VENV))
     if argv[0] == 'serve':
-        cmd = [str(BIN / 'swconfig-all'), *argv[1:]]
+        cmd = [str(BIN / 'swconfig-all'), *_serve_port(argv[1:], env)]
     else:
         cmd = [str(BIN / 'python'), '-m', 'pytest', *argv[1:]]
     os.chdir(ROOT)

@@ -1,0 +1,56 @@
+"""requirements.txt lists exactly what swconfig's code imports: nothing
+unused, nothing missing (database drivers are extras, see setup.cfg)."""
+
+import ast
+from importlib import metadata
+import pathlib
+import re
+import sys
+
+import swconfig
+
+PACKAGE_DIR = pathlib.Path(swconfig.__file__).parent
+REQUIREMENTS = PACKAGE_DIR.parent / 'requirements.txt'
+
+
+def _normalise(name: str) -> str:
+    return re.sub(r'[-_.]+', '-', name).lower()
+
+
+def _required() -> set[str]:
+    names = set()
+    for line in REQUIREMENTS.read_text().splitlines():
+        line = line.split('#')[0].strip()
+        if line:
+            names.add(_normalise(re.split(r'[\[<>=!~; ]', line)[0]))
+    return names
+
+
+def _imported_modules() -> set[str]:
+    found = set()
+    for path in PACKAGE_DIR.rglob('*.py'):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Import):
+                found.update(alias.name.split('.')[0] for alias in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.level == 0:
+                found.add(node.module.split('.')[0])
+    return {name for name in found
+            if name != 'swconfig' and name not in sys.stdlib_module_names}
+
+
+def _distributions(modules: set[str]) -> dict[str, set[str]]:
+    owners = metadata.packages_distributions()
+    return {module: {_normalise(dist) for dist in owners.get(module, ())}
+            for module in modules}
+
+
+def test_every_imported_package_is_required():
+    missing = {module: dists for module, dists in
+               _distributions(_imported_modules()).items()
+               if not dists & _required()}
+    assert not missing, f'imported but not in requirements.txt: {missing}'
+
+
+def test_every_requirement_is_imported():
+    imported = set().union(*_distributions(_imported_modules()).values())
+    assert _required() - imported == set()
