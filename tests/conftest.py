@@ -35,6 +35,8 @@ def inprocess_stack(tmp_path_factory):
     CONF.set_override('auth_strategy', 'noauth')
     CONF.set_override('state_path', str(state))
     CONF.set_override('generate_signing_key', True, group='agent')
+    # webtest's requests go to http://localhost: agents are told so.
+    CONF.set_override('public_url', 'http://localhost', group='api')
     CONF.set_override('connection', config.sqlite_url(str(state)),
                       group='database')
     CONF.set_override('topic', f'swconfig-test-{uuid.uuid4().hex[:8]}',

@@ -26,6 +26,7 @@ from swconfig.api.middleware import noauth
 from swconfig.api.middleware import opaque_body
 from swconfig.api.middleware import ratelimit
 from swconfig.common import signing
+from swconfig.common import urls
 from swconfig.conf import CONF
 from swconfig.engine import rpcapi
 
@@ -47,6 +48,9 @@ def _authenticated(app: Any) -> Any:
 
 def setup_app() -> router.Router:
     signing.keyring()  # a missing signing key fails at start-up
+    problem = urls.agent_base_url_problem()
+    if problem:
+        LOG.warning(problem)
     engine_api = rpcapi.EngineAPI()
     pecan_app = opaque_body.OpaqueBodyMiddleware(router.RoutedPecan(
         hooks=[hooks.NulCharacterHook(), hooks.ContextHook(),

@@ -25,8 +25,6 @@ class DeploymentRequest:
     signal_transport: str | None = None
     name: str | None = None
     timeout: int | None = None
-    #: Where agents reach this API, for the signed URLs.
-    base_url: str | None = None
 
     @property
     def server_derived(self) -> bool:
@@ -40,7 +38,8 @@ class DeploymentRequest:
     def from_dict(cls, values: dict[str, Any],
                   **overrides: Any) -> 'DeploymentRequest':
         """From a request body or the RPC form; keys that are not fields
-        are ignored (the body's schema decides what is allowed)."""
+        are ignored (the body's schema decides what is allowed, and an
+        older API may still send ``base_url``)."""
         known = {field.name for field in dataclasses.fields(cls)}
         given = {key: value for key, value in values.items()
                  if key in known}

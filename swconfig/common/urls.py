@@ -6,9 +6,14 @@ the signal transports build the agents' signed URLs from them. A
 ``{name}`` placeholder matches one path segment.
 """
 
+import ipaddress
+import socket
 import urllib.parse
 
+from oslo_config import cfg
+
 from swconfig.common import signing
+from swconfig.conf import CONF
 
 ROOT = '/'
 V1 = '/v1'
@@ -40,17 +45,58 @@ def expand(template: str, **values: str) -> str:
         for name, value in values.items()})
 
 
-def agent_metadata_url(base_url: str, server_id: str,
-                       token_revision: int) -> str:
+_WILDCARD_HOSTS = ('', '0.0.0.0', '::')
+
+
+def agent_base_url(conf: cfg.ConfigOpts = CONF) -> str:
+    """Where servers reach this API: ``[api] public_url``, else the
+    address the API binds (the host name for a wildcard bind).
+
+    Never a request's Host header: a caller could inject any host, and
+    the URL is baked into every server's document and derived config.
+    """
+    if conf.api.public_url:
+        return conf.api.public_url.rstrip('/')
+    host = conf.api.bind_host
+    if host in _WILDCARD_HOSTS:
+        host = socket.getfqdn()
+    if ':' in host:
+        host = f'[{host}]'
+    return f'http://{host}:{conf.api.bind_port}'
+
+
+def _is_loopback(host: str) -> bool:
+    host = host.strip('[]')
+    if host == 'localhost':
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def agent_base_url_problem(conf: cfg.ConfigOpts = CONF) -> str | None:
+    """Why servers could not reach ``agent_base_url()``: it is a loopback
+    address while the API listens on another one. None when it is fine."""
+    base_url = agent_base_url(conf)
+    host = urllib.parse.urlsplit(base_url).hostname or ''
+    if _is_loopback(host) and not _is_loopback(conf.api.bind_host):
+        return (f'Agents are given URLs on {base_url}, a loopback address, '
+                f'while the API listens on {conf.api.bind_host}: servers '
+                f'cannot reach it. Set [api] public_url to the address '
+                f'servers use.')
+    return None
+
+
+def agent_metadata_url(server_id: str, token_revision: int) -> str:
     """The signed URL a server's agent polls for its metadata document."""
     token = signing.metadata_token(server_id, token_revision)
     path = expand(AGENT_METADATA, server_id=server_id)
-    return f'{base_url}{path}?token={token}'
+    return f'{agent_base_url()}{path}?token={token}'
 
 
-def agent_signal_url(base_url: str, deployment_id: str,
-                     action_revision: int) -> str:
+def agent_signal_url(deployment_id: str, action_revision: int) -> str:
     """The signed URL an agent PUTs one action's signal to."""
     token = signing.signal_token(deployment_id, action_revision)
     path = expand(AGENT_SIGNAL, deployment_id=deployment_id)
-    return f'{base_url}{path}?revision={action_revision}&token={token}'
+    return f'{agent_base_url()}{path}?revision={action_revision}&token={token}'

@@ -71,10 +71,14 @@ opts = [
                     'per read). Size it to the request threads of a '
                     'worker; 0 means [database] max_pool_size.'),
     cfg.URIOpt('public_url',
-               help='Public base URL of this API, e.g. '
-                    'https://swconfig.example.com:8004. Used to build the '
-                    'absolute URLs handed to clients; defaults to the URL '
-                    'the request came in on.'),
+               help='Base URL at which servers reach this API, e.g. '
+                    'https://swconfig.example.com:8004. The engines build '
+                    'the agents\' signed metadata and signal URLs from it, '
+                    'so API and engine configuration must agree. When '
+                    'unset, http://<bind_host>:<bind_port> (the host name '
+                    'for a wildcard bind_host); never the Host header of a '
+                    'request. Changing it applies to documents rendered '
+                    'and deployments derived afterwards.'),
 ]
 
 

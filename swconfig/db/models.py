@@ -115,6 +115,9 @@ class Server(Base):
 
     id = sa.Column(sa.String(255), primary_key=True)
     tenant = sa.Column(sa.String(64), nullable=False)
+    # The agent base URL when the server was claimed. Nothing reads it
+    # (URLs come from configuration); kept for engines of the previous
+    # release during a rolling upgrade.
     base_url = sa.Column(sa.String(255), nullable=True)
     token_revision = sa.Column(sa.Integer, nullable=False, default=1)
     document = sa.Column(types.long_text(), nullable=True)

@@ -95,7 +95,7 @@ def _create_once(context: RequestContext,
     # config, the deployment with its event, and the server's document.
     with db_api.writer.using(context):
         source = _check_create(context, request)
-        server = servers.claim(context, request.server_id, request.base_url)
+        server = servers.claim(context, request.server_id)
         if request.server_derived:
             values.update(_derive(context, source, server, values['id'],
                                   request))

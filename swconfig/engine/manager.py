@@ -57,13 +57,15 @@ class EngineManager:
 
     @expected
     def get_agent_config(self, context: RequestContext, server_id: str,
-                         base_url: str | None = None) -> dict:
-        return servers.agent_config(context, server_id, base_url)
+                         **legacy: Any) -> dict:
+        # ``legacy``: base_url, sent by older APIs and ignored (agent URLs
+        # come from configuration, never from a request).
+        return servers.agent_config(context, server_id)
 
     @expected
     def register_server(self, context: RequestContext, server_id: str,
-                        base_url: str | None = None) -> dict:
-        return servers.register(context, server_id, base_url)
+                        **legacy: Any) -> dict:
+        return servers.register(context, server_id)
 
     @expected
     def unregister_server(self, context: RequestContext,

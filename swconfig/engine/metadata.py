@@ -36,8 +36,7 @@ def stays_in_document(deployment: dict) -> bool:
 
 def collect_config_settings(server: dict) -> dict:
     """The os-collect-config block: poll this server's signed URL."""
-    url = urls.agent_metadata_url(server['base_url'], server['id'],
-                                  server['token_revision'])
+    url = urls.agent_metadata_url(server['id'], server['token_revision'])
     return {'collectors': ['request'],
             'request': {'metadata_url': url},
             'polling_interval': CONF.agent.polling_interval}

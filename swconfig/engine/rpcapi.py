@@ -11,6 +11,9 @@ API version history:
     1.3 - create_software_deployment takes one ``request`` (a
           DeploymentRequest as a dict) instead of its fields as keyword
           arguments; engines still accept the 1.1 keywords.
+          Clients no longer send ``base_url`` (agent URLs come from the
+          engine's configuration); engines ignore it when an older API
+          sends it.
 """
 
 from typing import Any
@@ -78,15 +81,15 @@ class EngineAPI:
         return self._call(context, 'delete_software_deployment', '1.0',
                           deployment_id=deployment_id)
 
-    def get_agent_config(self, context: RequestContext, server_id: str,
-                         base_url: str | None = None) -> dict:
+    def get_agent_config(self, context: RequestContext,
+                         server_id: str) -> dict:
         return self._call(context, 'get_agent_config', '1.1',
-                          server_id=server_id, base_url=base_url)
+                          server_id=server_id)
 
-    def register_server(self, context: RequestContext, server_id: str,
-                        base_url: str | None = None) -> dict:
+    def register_server(self, context: RequestContext,
+                        server_id: str) -> dict:
         return self._call(context, 'register_server', '1.2',
-                          server_id=server_id, base_url=base_url)
+                          server_id=server_id)
 
     def unregister_server(self, context: RequestContext,
                           server_id: str) -> None:

@@ -10,6 +10,7 @@ create a deployment for any server").
 
 from oslo_log import log
 
+from swconfig.common import urls
 from swconfig.common.context import RequestContext
 from swconfig.conf import CONF
 from swconfig.db import api as db_api
@@ -18,18 +19,16 @@ from swconfig.engine import metadata
 LOG = log.getLogger(__name__)
 
 
-def claim(context: RequestContext, server_id: str, base_url: str | None,
+def claim(context: RequestContext, server_id: str,
           explicit: bool = False) -> dict:
     """The server row for a deployment (or registration) by the caller."""
-    base_url = CONF.api.public_url or base_url
     return db_api.server_claim(
-        context, server_id, base_url and base_url.rstrip('/'),
+        context, server_id, urls.agent_base_url(),
         create=explicit or CONF.implicit_server_registration)
 
 
-def register(context: RequestContext, server_id: str,
-             base_url: str | None = None) -> dict:
-    server = claim(context, server_id, base_url, explicit=True)
+def register(context: RequestContext, server_id: str) -> dict:
+    server = claim(context, server_id, explicit=True)
     metadata.render(server_id)
     LOG.info('Server %s registered to project %s', server_id,
              server['tenant'])
@@ -41,9 +40,8 @@ def unregister(context: RequestContext, server_id: str) -> None:
     LOG.info('Server %s unregistered', server_id)
 
 
-def agent_config(context: RequestContext, server_id: str,
-                 base_url: str | None = None) -> dict:
+def agent_config(context: RequestContext, server_id: str) -> dict:
     """The agent bootstrap settings; claims the server if it is new."""
-    server = claim(context, server_id, base_url)
+    server = claim(context, server_id)
     metadata.render(server_id)
     return metadata.agent_config(server)

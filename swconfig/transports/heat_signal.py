@@ -13,8 +13,7 @@ class HeatSignalTransport(base.SignalTransport):
 
     def signal_inputs(self, server: dict, deployment_id: str,
                       action_revision: int) -> list[dict]:
-        url = urls.agent_signal_url(server['base_url'], deployment_id,
-                                    action_revision)
+        url = urls.agent_signal_url(deployment_id, action_revision)
         return [
             base.string_input('deploy_signal_id', url,
                               'ID of signal to use for signalling output '

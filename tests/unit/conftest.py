@@ -19,3 +19,14 @@ def set_conf():
     yield _set
     for name, group in reversed(done):
         CONF.clear_override(name, group=group)
+
+
+@pytest.fixture
+def agent_base_url():
+    """Agents are told to reach swconfig on this URL during the test; the
+    value before (a session fixture's override, maybe) comes back after."""
+    url = 'http://swconfig.test:8004'
+    before = CONF.api.public_url
+    CONF.set_override('public_url', url, group='api')
+    yield url
+    CONF.set_override('public_url', before, group='api')

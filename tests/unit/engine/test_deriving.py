@@ -13,7 +13,7 @@ from swconfig.common import signing
 from swconfig.engine import deriving
 from swconfig.transports import base as transport_base
 
-SERVER = {'id': 'srv-1', 'base_url': 'https://swconfig.example:8004'}
+SERVER = {'id': 'srv-1'}
 DEPLOYMENT_ID = '0b1c2d3e-0000-4000-8000-000000000001'
 DEPLOY_NAMES = ['deploy_server_id', 'deploy_action',
                 'deploy_signal_transport']
@@ -137,7 +137,7 @@ def test_transport_inputs_come_last_and_see_server_and_revision():
         'RECORDING')
 
 
-def test_heat_signal_inputs(keyring):
+def test_heat_signal_inputs(keyring, agent_base_url):
     derived = derive(transport=transports.get('HEAT_SIGNAL'), revision=3)
     assert names(derived)[-5:] == DEPLOY_NAMES + ['deploy_signal_id',
                                                   'deploy_signal_verb']
@@ -145,7 +145,7 @@ def test_heat_signal_inputs(keyring):
     assert inputs['deploy_signal_transport']['value'] == 'HEAT_SIGNAL'
     assert inputs['deploy_signal_verb']['value'] == 'PUT'
     url = urllib.parse.urlsplit(inputs['deploy_signal_id']['value'])
-    assert (url.scheme, url.netloc) == ('https', 'swconfig.example:8004')
+    assert f'{url.scheme}://{url.netloc}' == agent_base_url
     assert url.path == f'/agent/deployments/{DEPLOYMENT_ID}/signal'
     query = urllib.parse.parse_qs(url.query)
     assert query['revision'] == ['3']

@@ -14,8 +14,7 @@ from swconfig.common import signing
 from swconfig.conf import CONF
 from swconfig.engine import metadata
 
-SERVER = {'id': 'srv-1', 'base_url': 'http://swconfig.test:8004',
-          'token_revision': 1}
+SERVER = {'id': 'srv-1', 'token_revision': 1}
 CREATED = datetime.datetime(2030, 1, 2, 3, 4, 5, 678901)
 ENTRY_KEYS = {'id', 'name', 'group', 'creation_time', 'config', 'inputs',
               'outputs', 'options'}
@@ -143,24 +142,24 @@ def test_no_deployment_state_in_the_document():
 
 # -- the os-collect-config block ----------------------------------------------
 
-def test_collect_config_settings_point_at_the_signed_url():
+def test_collect_config_settings_point_at_the_signed_url(agent_base_url):
     settings = document([])['os-collect-config']
     assert settings['collectors'] == ['request']
     assert settings['polling_interval'] == CONF.agent.polling_interval
     url = urllib.parse.urlsplit(settings['request']['metadata_url'])
-    assert f'{url.scheme}://{url.netloc}' == SERVER['base_url']
+    assert f'{url.scheme}://{url.netloc}' == agent_base_url
     assert url.path == '/agent/servers/srv-1/metadata'
     (token,) = urllib.parse.parse_qs(url.query)['token']
     assert signing.verify_metadata(token, 'srv-1', 1)
     assert not signing.verify_metadata(token, 'srv-1', 2)
 
 
-def test_server_ids_are_quoted_in_the_url():
+def test_server_ids_are_quoted_in_the_url(agent_base_url):
     server = dict(SERVER, id='a b/c?d')
     url = document([], server)['os-collect-config']['request'][
         'metadata_url']
     assert url.startswith(
-        'http://swconfig.test:8004/agent/servers/a%20b%2Fc%3Fd/metadata?')
+        f'{agent_base_url}/agent/servers/a%20b%2Fc%3Fd/metadata?')
     token = url.partition('?token=')[2]
     assert signing.verify_metadata(token, 'a b/c?d', 1)
 

@@ -18,7 +18,9 @@ from swconfig.engine import rpcapi
 
 # Manager methods that still accept the keyword arguments of an older RPC
 # API version (an engine upgraded before the APIs serves both).
-LEGACY_KEYWORDS = {'create_software_deployment': 'fields'}
+LEGACY_KEYWORDS = {'create_software_deployment': 'fields',
+                   'get_agent_config': 'legacy',
+                   'register_server': 'legacy'}
 
 
 def _public_methods(cls):
@@ -121,8 +123,7 @@ def _call(version: str) -> dict:
 REQUEST = deployment_request.DeploymentRequest(
     server_id='s1', config_id='c1', input_values={'a': 1}, action='CREATE',
     status='IN_PROGRESS', status_reason='r', stack_user_project_id='p2',
-    signal_transport='HEAT_SIGNAL', name='deploy-1', timeout=60,
-    base_url='http://swconfig.example.com:8004')
+    signal_transport='HEAT_SIGNAL', name='deploy-1', timeout=60)
 # (method, RPC method, prepare() arguments, kwargs given, kwargs on the
 # wire where they differ)
 CALLS = [
@@ -136,16 +137,13 @@ CALLS = [
          'server_id': 's1', 'config_id': 'c1', 'input_values': {'a': 1},
          'action': 'CREATE', 'status': 'IN_PROGRESS', 'status_reason': 'r',
          'stack_user_project_id': 'p2', 'signal_transport': 'HEAT_SIGNAL',
-         'name': 'deploy-1', 'timeout': 60,
-         'base_url': 'http://swconfig.example.com:8004'}}),
+         'name': 'deploy-1', 'timeout': 60}}),
     ('update_software_deployment', 'call', _call('1.0'),
      {'deployment_id': 'd1', 'values': {'status': 'COMPLETE'}}),
     ('delete_software_deployment', 'call', _call('1.0'),
      {'deployment_id': 'd1'}),
-    ('get_agent_config', 'call', _call('1.1'),
-     {'server_id': 's1', 'base_url': 'http://swconfig.example.com:8004'}),
-    ('register_server', 'call', _call('1.2'),
-     {'server_id': 's1', 'base_url': 'http://swconfig.example.com:8004'}),
+    ('get_agent_config', 'call', _call('1.1'), {'server_id': 's1'}),
+    ('register_server', 'call', _call('1.2'), {'server_id': 's1'}),
     ('unregister_server', 'call', _call('1.2'), {'server_id': 's1'}),
     ('process_signal', 'cast', {'version': '1.1', 'retry': 0},
      {'inbox_id': 7}),
@@ -208,7 +206,7 @@ def test_create_deployment_sends_every_field_unset_as_null(client,
             'server_id': 's1', 'config_id': 'c1', 'input_values': None,
             'action': None, 'status': None, 'status_reason': None,
             'stack_user_project_id': None, 'signal_transport': None,
-            'name': None, 'timeout': None, 'base_url': None})
+            'name': None, 'timeout': None})
 
 
 @pytest.mark.parametrize('call', [
@@ -216,7 +214,10 @@ def test_create_deployment_sends_every_field_unset_as_null(client,
         ctx, request=REQUEST.to_dict()),
     lambda engine, ctx: engine.create_software_deployment(
         ctx, **REQUEST.to_dict()),  # an API still on RPC API 1.1/1.2
-], ids=['1.3', '1.1'])
+    # An older API also sends the request's URL: ignored.
+    lambda engine, ctx: engine.create_software_deployment(
+        ctx, request=dict(REQUEST.to_dict(), base_url='http://injected')),
+], ids=['1.3', '1.1', 'base_url'])
 def test_manager_builds_the_request_from_either_form(monkeypatch, context,
                                                      call):
     seen = []

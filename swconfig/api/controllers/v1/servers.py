@@ -27,9 +27,8 @@ def show(server_id: str) -> dict:
 def register() -> dict:
     context = access.authorize('servers:create')
     document = body.load(pecan.request, schemas.CREATE)
-    row = pecan.request.engine.register_server(
-        context, document['server_id'],
-        base_url=pecan.request.application_url)
+    row = pecan.request.engine.register_server(context,
+                                               document['server_id'])
     return {'server': views.server(row)}
 
 
@@ -47,5 +46,4 @@ def agent_config(server_id: str) -> dict:
     caller's project (its signed URL is a credential)."""
     context = access.authorize('servers:agent_config')
     body.validate(schemas.SERVER_ID, server_id)
-    return pecan.request.engine.get_agent_config(
-        context, server_id, base_url=pecan.request.application_url)
+    return pecan.request.engine.get_agent_config(context, server_id)

@@ -34,8 +34,7 @@ def show(deployment_id: str) -> dict:
 def create() -> dict:
     context = access.authorize('software_deployments:create')
     document = body.load(pecan.request, schemas.CREATE)
-    request = deployment_request.DeploymentRequest.from_dict(
-        document, base_url=pecan.request.application_url)
+    request = deployment_request.DeploymentRequest.from_dict(document)
     row = pecan.request.engine.create_software_deployment(context, request)
     return {'software_deployment': views.deployment(row)}
 

@@ -5,21 +5,25 @@ from typing import Any
 import pecan
 
 from swconfig.common import urls
+from swconfig.conf import CONF
 
 
-def _version(host_url: str) -> dict[str, Any]:
+def _version() -> dict[str, Any]:
+    # As Nova's public_endpoint: the configured URL when there is one (a
+    # proxy in front rewrites the Host), else the one the request used.
+    base = (CONF.api.public_url or pecan.request.host_url).rstrip('/')
     return {
         'id': 'v1.0',
         'status': 'CURRENT',
-        'links': [{'rel': 'self', 'href': f'{host_url}{urls.V1}/'}],
+        'links': [{'rel': 'self', 'href': f'{base}{urls.V1}/'}],
     }
 
 
 @pecan.expose('json')
 def root() -> dict:
-    return {'versions': [_version(pecan.request.host_url)]}
+    return {'versions': [_version()]}
 
 
 @pecan.expose('json')
 def v1() -> dict:
-    return {'version': _version(pecan.request.host_url)}
+    return {'version': _version()}
