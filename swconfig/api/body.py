@@ -1,11 +1,23 @@
-"""Reading and validating JSON request bodies, with Heat's rules.
+"""Reading and validating JSON request bodies of the tenant API.
 
-A body counts only if its Content-Type is JSON, text/plain or missing and it
-starts with ``{``; anything else is "no body" (400). Bodies larger than
-``[api] max_json_body_size`` are refused before they are parsed.
+A body counts only if it starts with ``{`` and its Content-Type is
+``application/json`` or one of the two Heat also reads as JSON and real
+clients send: ``text/plain`` and none at all. Any other Content-Type is
+refused with 415, so a JSON body sent as a form says what is wrong instead
+of passing for "no body". Bodies larger than ``[api] max_json_body_size``
+are refused before they are parsed.
+
+Python's JSON parser accepts more than JSON, and what it lets through
+failed later: a lone UTF-16 surrogate (``"\\ud800"``) cannot be encoded for
+any database (a 500), and NaN or Infinity were stored and then echoed back
+as invalid JSON. Both are refused with a 400 naming the field, as are NUL
+characters in what create and update store.
 """
 
+import difflib
 import json
+import math
+import re
 from typing import Any
 
 import jsonschema
@@ -15,7 +27,20 @@ from swconfig.api.middleware import opaque_body
 from swconfig.common import exception
 from swconfig.conf import CONF
 
-_JSON_TYPES = ('application/json', 'text/plain', '')
+_JSON_TYPES = frozenset(('application/json', 'text/plain', ''))
+#: Raw bytes that may hide a lone surrogate: a ``\u`` escape, or the
+#: lead byte of a UTF-8 encoded surrogate (the parser lets both through).
+_SURROGATE_HINTS = (b'\\u', b'\xed')
+
+
+class _NonFinite:
+    """Stands in for NaN, Infinity or an overflowing number while parsing,
+    so the check after it can name the field."""
+
+    __slots__ = ('text',)
+
+    def __init__(self, text: str) -> None:
+        self.text = text
 
 
 def too_large(size: int) -> exception.RequestLimitExceeded:
@@ -38,19 +63,41 @@ def read_raw(request: Any) -> bytes:
     return raw
 
 
-def read_json(request: Any) -> dict:
-    """The request's JSON object body; 400 for anything else."""
-    raw = read_raw(request)
+def _check_content_type(request: Any) -> None:
+    """415 unless the body is declared JSON (or one of Heat's aliases)."""
     content_type = opaque_body.original_content_type(request)
-    content_type = content_type.split(';')[0].strip().lower()
-    if content_type not in _JSON_TYPES or not raw.startswith(b'{'):
+    media_type = content_type.split(';')[0].strip().lower()
+    if media_type not in _JSON_TYPES:
+        raise exception.UnsupportedMediaType(content_type=media_type)
+
+
+def read_json(request: Any, allow_nul: bool = True) -> dict:
+    """The request's JSON object body; 415 for a body that is not declared
+    JSON, 400 for anything else that is not a storable JSON object."""
+    raw = read_raw(request)
+    _check_content_type(request)
+    if not raw.startswith(b'{'):
         raise exception.MalformedRequestBody()
+    non_finite: list[str] = []
+
+    def parse_constant(text: str) -> _NonFinite:
+        non_finite.append(text)
+        return _NonFinite(text)
+
+    def parse_float(text: str) -> Any:
+        value = float(text)
+        return value if math.isfinite(value) else parse_constant(text)
+
     try:
-        document = json.loads(raw)
+        document = json.loads(raw, parse_constant=parse_constant,
+                              parse_float=parse_float)
     except (ValueError, UnicodeDecodeError, RecursionError) as exc:
         raise exception.InvalidParameterValue(
             reason=f'The request body is not valid JSON: {exc}')
     check_depth(document)
+    # Walk the document only when something in the raw text may need it.
+    if non_finite or any(hint in raw for hint in _SURROGATE_HINTS):
+        check_storable(document, allow_nul)
     return document
 
 
@@ -70,41 +117,124 @@ def check_depth(document: Any) -> None:
         detail=f'JSON body is nested deeper than {limit} levels.')
 
 
-def _has_nul(value: Any) -> bool:
-    if isinstance(value, str):
-        return '\x00' in value
-    if isinstance(value, dict):
-        return any(_has_nul(k) or _has_nul(v) for k, v in value.items())
-    if isinstance(value, list):
-        return any(_has_nul(item) for item in value)
-    return False
+def _printable(text: str) -> str:
+    """``text`` for an error message: surrogates and control characters
+    as escapes (the message itself must stay valid JSON text)."""
+    if text.isascii() and text.isprintable():
+        return text
+    return ''.join(
+        ch if ch.isprintable() and not '\ud800' <= ch <= '\udfff'
+        else (f'\\u{ord(ch):04x}' if ord(ch) < 0x10000
+              else f'\\U{ord(ch):08x}')
+        for ch in text)
 
 
-def _path(error: jsonschema.ValidationError) -> str:
-    return ''.join(f'[{p}]' if isinstance(p, int) else f'.{p}'
-                   for p in error.absolute_path).lstrip('.') or 'body'
+def _path(parts: Any) -> str:
+    return ''.join(f'[{p}]' if isinstance(p, int) else f'.{_printable(p)}'
+                   for p in parts).lstrip('.') or 'body'
+
+
+def _text_problem(text: str, allow_nul: bool) -> str | None:
+    if not allow_nul and '\x00' in text:
+        return 'NUL characters are not allowed in the request body.'
+    if not text.isascii():
+        try:
+            text.encode('utf-8')
+        except UnicodeEncodeError as exc:
+            surrogate = _printable(text[exc.start:exc.end])
+            return (f'the text holds a lone UTF-16 surrogate ({surrogate}),'
+                    f' which is not a Unicode character.')
+    return None
+
+
+def check_storable(document: Any, allow_nul: bool = True) -> None:
+    """400 naming the first string (value or key) holding a lone surrogate
+    (or a NUL, unless ``allow_nul``) and the first NaN or Infinity."""
+    stack: list[tuple[tuple, Any]] = [((), document)]
+    while stack:
+        path, value = stack.pop()
+        problem = None
+        if isinstance(value, str):
+            problem = _text_problem(value, allow_nul)
+        elif isinstance(value, _NonFinite):
+            problem = (f'{value.text} is not a JSON number (JSON has no '
+                       f'NaN or Infinity, and numbers must fit a double).')
+        elif isinstance(value, dict):
+            for key in value:
+                key_problem = _text_problem(key, allow_nul)
+                if key_problem:
+                    raise exception.InvalidParameterValue(
+                        reason=f'Invalid field name {_path(path + (key,))}:'
+                               f' {key_problem}')
+            stack.extend((path + (key,), child)
+                         for key, child in reversed(value.items()))
+        elif isinstance(value, list):
+            stack.extend((path + (index,), child) for index, child
+                         in reversed(list(enumerate(value))))
+        if problem:
+            raise exception.InvalidParameterValue(
+                reason=f'Invalid value for {_path(path)}: {problem}')
+
+
+def _message(error: jsonschema.ValidationError) -> str:
+    """A message that names the field, without echoing huge values."""
+    path = list(error.absolute_path)
+    where = _path(path)
+    schema = error.schema if isinstance(error.schema, dict) else {}
+    if error.validator == 'additionalProperties':
+        known = list(schema.get('properties', {}))
+        unknown = sorted(key for key in error.instance if key not in known)
+        name = unknown[0]
+        close = difflib.get_close_matches(name, known, n=1)
+        hint = f' (did you mean {close[0]}?)' if close else ''
+        return (f'Unknown field {_path(path + [name])}{hint}; '
+                f'{"the body" if not path else where} accepts only: '
+                f'{", ".join(known)}.')
+    if error.validator == 'required':
+        missing = [key for key in error.validator_value
+                   if key not in error.instance]
+        return f'Missing required field {_path(path + missing[:1])}.'
+    if error.validator == 'maxLength':
+        return (f'Invalid value for {where}: longer than '
+                f'{error.validator_value} characters.')
+    if error.validator == 'pattern' and 'description' in schema:
+        shown = repr(error.instance)
+        shown = shown if len(shown) <= 80 else 'the value'
+        return (f'Invalid value for {where}: {shown} is not '
+                f'{schema["description"]}.')
+    return f'Invalid value for {where}: {error.message}'
+
+
+def _full_match(validator: Any, pattern: str, instance: Any,
+                schema: dict) -> Any:
+    # JSON Schema patterns follow ECMA-262, where "$" is the end of the
+    # text; in Python it also matches before a final newline, so
+    # "CREATE\n" would pass "^[A-Z]+$".
+    if validator.is_type(instance, 'string') and not re.fullmatch(
+            pattern, instance):
+        yield jsonschema.ValidationError(
+            f'{instance!r} does not match {pattern!r}')
+
+
+_Validator = validators.extend(validators.Draft202012Validator,
+                               {'pattern': _full_match})
 
 
 def validate(schema: dict, document: Any) -> None:
     """Raise InvalidParameterValue naming the first offending field."""
-    validator_cls = validators.validator_for(schema)
-    errors = sorted(validator_cls(schema).iter_errors(document),
+    errors = sorted(_Validator(schema).iter_errors(document),
                     key=lambda e: list(e.absolute_path))
     if errors:
-        error = errors[0]
-        raise exception.InvalidParameterValue(
-            reason=f'Invalid value for {_path(error)}: {error.message}')
+        raise exception.InvalidParameterValue(reason=_message(errors[0]))
 
 
 def load(request: Any, schema: dict) -> dict:
     """A validated JSON object body for a create or update.
 
-    NUL characters are refused: PostgreSQL cannot store them in the text
-    columns (names, ids, statuses) these bodies fill.
+    NUL characters are refused too: PostgreSQL cannot store them in the
+    text columns (names, ids, statuses) these bodies fill.
     """
-    document = read_json(request)
-    if b'\\u0000' in request.body and _has_nul(document):
-        raise exception.InvalidParameterValue(
-            reason='NUL characters are not allowed in the request body.')
+    # A NUL can only come as a \u0000 escape, which read_json checks.
+    document = read_json(request, allow_nul=False)
     validate(schema, document)
     return document

@@ -55,6 +55,7 @@ class NulCharacterHook(hooks.PecanHook):
 
     PostgreSQL cannot store or even compare strings holding NUL, so such an
     id would otherwise surface as a database error; no valid id has one.
+    (A URL that is not UTF-8 was refused before: ``router.RoutedPecan``.)
     """
 
     def on_route(self, state: Any) -> None:

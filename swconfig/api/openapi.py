@@ -181,8 +181,9 @@ ENVELOPES: dict[str, dict] = {
 
 ERROR_RESPONSES: dict[str, tuple[str, str]] = {
     '400': ('BadRequest', 'Malformed or invalid request: bad query '
-                          'values or body, NUL characters in the URL, '
-                          'quota exceeded.'),
+                          'values or body (an unknown or missing field, '
+                          'NaN, a lone surrogate), a URL that is not '
+                          'UTF-8 or holds NUL, quota exceeded.'),
     '403': ('Forbidden', 'The path names another project, the policy '
                          'denies the action, the server belongs to '
                          'another project, or a signed URL is not valid '
@@ -192,9 +193,21 @@ ERROR_RESPONSES: dict[str, tuple[str, str]] = {
     '409': ('Conflict', 'The config is referenced by a deployment, the '
                         'server still has deployments, or the deployment '
                         'changed concurrently.'),
+    '413': ('SignalTooLarge', 'The signal is over [agent] max_signal_size; '
+                              'it is recorded, and the deployment\'s '
+                              'current action fails with the reason.'),
+    '415': ('UnsupportedMediaType', 'A body whose Content-Type is not '
+                                    'application/json (text/plain and none '
+                                    'are read as JSON too, as in Heat).'),
     '429': ('TooManyRequests', 'Over the project\'s write rate ([api] '
                                'max_writes_per_second_per_project; off by '
                                'default); see Retry-After.'),
+    '503': ('ServiceUnavailable', 'The database, the message bus or the '
+                                  'engines did not answer in time ([engine] '
+                                  'rpc_response_timeout), or the API worker '
+                                  'already serves [api] '
+                                  'max_concurrent_project_requests; see '
+                                  'Retry-After.'),
 }
 WRITES = ('post', 'put', 'patch', 'delete')
 
@@ -454,7 +467,7 @@ def _agent_paths() -> dict:
                             'AgentDocument')}}},
                 '304': {'description': 'Unchanged (If-None-Match).'}}
     signal = {**_ok('SignalAccepted', 'Stored; applied asynchronously.'),
-              **_errors(400, 403, 404)}
+              **_errors(400, 403, 404, 413, 503)}
     any_json = {'required': False,
                 'content': {JSON: {'schema': {
                     'description': 'Any JSON, or no body at all.'}}}}
@@ -487,11 +500,21 @@ def _agent_paths() -> dict:
 def _paths() -> dict:
     paths = {**_root_paths(), **_config_paths(), **_deployment_paths(),
              **_server_paths(), **_agent_paths()}
-    # swconfig.api.middleware.ratelimit: every authenticated write.
+    # swconfig.api.middleware.ratelimit: every authenticated write;
+    # swconfig.api.body: every body of the tenant API;
+    # swconfig.api.middleware.concurrency and the backends: every project
+    # request may be 503.
     for path, item in paths.items():
+        if not path.startswith(urls.PROJECT):
+            continue
+        for method, operation in item.items():
+            if method != 'parameters':
+                operation['responses'].update(_errors(503))
         for method in WRITES:
-            if path.startswith(urls.PROJECT) and method in item:
+            if method in item:
                 item[method]['responses'].update(_errors(429))
+                if 'requestBody' in item[method]:
+                    item[method]['responses'].update(_errors(415))
     return paths
 
 

@@ -22,6 +22,7 @@ from collections.abc import Callable
 import dataclasses
 import typing
 from typing import Any
+import urllib.parse
 
 import pecan
 
@@ -216,12 +217,40 @@ def route_of(environ: dict) -> Match:
     return environ[MATCH_KEY]
 
 
+def check_url_is_utf8(environ: dict) -> None:
+    """400 for a path or query string that is not UTF-8 text (PEP 3333
+    hands both over as bytes in latin-1 strings, the query still quoted).
+    """
+    for part, key in (('path', 'PATH_INFO'), ('query string',
+                                              'QUERY_STRING')):
+        raw = environ.get(key, '')
+        if raw.isascii() and (key == 'PATH_INFO' or '%' not in raw):
+            continue
+        try:
+            data = raw.encode('latin-1')
+        except UnicodeEncodeError:
+            continue  # a server that decoded the text already
+        if key == 'QUERY_STRING':
+            data = urllib.parse.unquote_to_bytes(data)
+        try:
+            data.decode('utf-8')
+        except UnicodeDecodeError:
+            raise exception.InvalidParameterValue(
+                reason=f'The URL {part} is not valid UTF-8.')
+
+
 class RoutedPecan(pecan.Pecan):
     """pecan, with the route table instead of its object-dispatch walk:
     the matched handler is called with the URL's arguments."""
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(object(), **kwargs)
+
+    def __call__(self, environ: dict, start_response: Any) -> Any:
+        # pecan decodes the URL before any hook runs, and answers text
+        # that is not UTF-8 with a bare 400 and a logged traceback.
+        check_url_is_utf8(environ)
+        return super().__call__(environ, start_response)
 
     def route(self, req: Any, node: Any, path: str) -> tuple:
         match = route_of(req.environ)

@@ -177,3 +177,36 @@ class DatabaseUnavailable(ServiceUnavailable):
 class MessagingUnavailable(ServiceUnavailable):
     msg_fmt = 'The message bus is unavailable: %(reason)s'
     error_type = 'ServiceUnavailable'
+
+
+class SignalTooLarge(SwconfigException):
+    """An agent signal over ``[agent] max_signal_size``: recorded, and its
+    deployment fails, but the body itself is not kept."""
+
+    msg_fmt = 'Signal refused: %(reason)s'
+    code = HTTPStatus.REQUEST_ENTITY_TOO_LARGE
+
+
+class APIBusy(ServiceUnavailable):
+    """Too many project requests in progress on one API worker; the rest
+    of its threads stay free for the agents' polls and signals."""
+
+    msg_fmt = ('This API worker already serves %(limit)s project requests '
+               'at once; retry later.')
+    error_type = 'ServiceUnavailable'
+    retry_after = 2
+
+
+class UnsupportedMediaType(SwconfigException):
+    msg_fmt = ('The request body has Content-Type %(content_type)s; a JSON '
+               'body needs Content-Type: application/json.')
+    code = HTTPStatus.UNSUPPORTED_MEDIA_TYPE
+    error_type = 'HTTPUnsupportedMediaType'
+
+
+class StartupError(SwconfigException):
+    """A service cannot start (its port is taken, ...): the console
+    script prints the message on one line and exits non-zero instead of
+    a launcher restarting it for ever."""
+
+    msg_fmt = 'Cannot start: %(reason)s'

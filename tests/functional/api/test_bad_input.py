@@ -28,15 +28,24 @@ def assert_nothing_written(api, project):
     ('[{"name": "x"}]', 'application/json'),        # not an object
     ('"just a string"', 'application/json'),
     ('', 'application/json'),                       # no body at all
-    ('name=x', 'application/x-www-form-urlencoded'),
-    ('<config/>', 'application/xml'),
-    ('{"name": "x"}', 'application/octet-stream'),  # not JSON by type
     (b'{"name": "\xff\xfe"}', 'application/json'),  # not UTF-8
 ])
 def test_malformed_bodies(api, project, data, content_type):
     reply = api.post(configs(project), data=data,
                      headers={'Content-Type': content_type})
     assert_error(reply, 400)
+    assert_nothing_written(api, project)
+
+
+@pytest.mark.parametrize('data, content_type', [
+    ('name=x', 'application/x-www-form-urlencoded'),
+    ('<config/>', 'application/xml'),
+    ('{"name": "x"}', 'application/octet-stream'),  # not JSON by type
+])
+def test_bodies_not_declared_json(api, project, data, content_type):
+    reply = api.post(configs(project), data=data,
+                     headers={'Content-Type': content_type})
+    assert_error(reply, 415, 'HTTPUnsupportedMediaType')
     assert_nothing_written(api, project)
 
 
@@ -124,7 +133,7 @@ def test_unicode_everywhere(api, project):
     deployment = helpers.create_deployment(
         api, project, config_id=config['id'],
         server_id=project + '-сервер-✓',
-        action='ДЕЙСТВИЕ', input_values={'ключ': 'значение'})
+        action='CREATE', input_values={'ключ': 'значение'})
     shown = api.get(helpers.url(project, 'software_deployments',
                                 '/' + deployment['id'])).json
     assert shown['software_deployment']['server_id'] == project + '-сервер-✓'

@@ -1,6 +1,8 @@
-"""Scenarios for /v1/{tenant_id}/software_deployments (heat-compat.md §1.4),
+"""Scenarios for /v1/{tenant_id}/software_deployments
+(doc/source/reference/deployments.rst),
 with swconfig's decisions from Part A (400 without server_id, null
-status_reason, PUT applies falsy values, PUT answers the new config_id)."""
+status_reason, PUT applies falsy values, PUT answers the new config_id) and
+its strict input (400 for unknown fields and a missing config_id)."""
 
 from tests.functional.api import helpers
 from tests.functional.api.helpers import assert_error
@@ -29,14 +31,21 @@ def test_create_show_and_defaults(api, project):
     assert shown.json == {'software_deployment': deployment}
 
 
-def test_create_ignores_id_and_output_values(api, project):
+def test_create_refuses_fields_heat_would_ignore(api, project):
+    """Heat drops id and output_values on create; swconfig names them
+    (a client that sends them expects them to count)."""
     config = create_config(api, project)
+    for field, value in (('id', 'mine'), ('output_values', {'x': 1})):
+        error = assert_error(api.post(deployments_url(project), json={
+            'config_id': config['id'], 'server_id': project + '-s',
+            field: value}), 400)
+        assert f'Unknown field {field}' in error['message']
+    assert api.get(deployments_url(project)).json == {
+        'software_deployments': []}
     deployment = create_deployment(
         api, project, config_id=config['id'], server_id=project + '-s',
-        id='mine',
-        output_values={'x': 1}, action='CREATE', status='IN_PROGRESS',
+        action='CREATE', status='IN_PROGRESS',
         status_reason='Deploy data available', input_values={'a': 1})
-    assert deployment['id'] != 'mine'
     assert deployment['output_values'] is None
     assert (deployment['action'], deployment['status'],
             deployment['status_reason']) == (
@@ -52,9 +61,10 @@ def test_create_errors(api, project):
     error = assert_error(api.post(deployments_url(project), json={
         'config_id': 'missing', 'server_id': project + '-s'}), 404, 'NotFound')
     assert error['message'] == 'Software config with id missing not found'
+    # Heat answers 404 "... with id None not found"; swconfig names it.
     error = assert_error(api.post(deployments_url(project), json={
-        'server_id': project + '-s'}), 404, 'NotFound')
-    assert error['message'] == 'Software config with id None not found'
+        'server_id': project + '-s'}), 400)
+    assert error['message'] == 'Missing required field config_id.'
     error = assert_error(api.post(deployments_url(project), json={
         'config_id': config['id'], 'server_id': project + '-s',
         'stack_user_project_id': 'x' * 65}), 400, 'Invalid')
@@ -116,8 +126,12 @@ def test_update_semantics(api, project):
     assert api.put(path, json={}).status == 200
     assert api.get(path).json['software_deployment']['config_id'] == (
         new_config['id'])
-    assert api.put(path, json={'server_id': project + '-elsewhere'}).json[
-        'software_deployment']['server_id'] == project + '-s'
+    # server_id cannot change: Heat ignores it, swconfig names it.
+    error = assert_error(api.put(path, json={
+        'server_id': project + '-elsewhere'}), 400)
+    assert 'Unknown field server_id' in error['message']
+    assert api.get(path).json['software_deployment']['server_id'] == (
+        project + '-s')
 
 
 def test_update_errors(api, project):

@@ -1,4 +1,4 @@
-"""Heat's request body rules (heat-compat.md §1.1 "Request bodies")."""
+"""Heat's request body rules (doc/source/reference/rest-rules.rst)."""
 
 import json
 
@@ -46,15 +46,15 @@ def test_json_and_heats_aliases_are_parsed(content_type):
     'application/x-www-form-urlencoded',
     'text/html',
 ])
-def test_other_content_types_mean_no_body(content_type):
-    with pytest.raises(exception.MalformedRequestBody) as info:
+def test_other_content_types_are_415_saying_so(content_type):
+    with pytest.raises(exception.UnsupportedMediaType) as info:
         body.read_json(_request('{"name": "x"}', content_type))
     error = info.value
-    assert error.code == 400
-    assert error.type_name == 'HTTPBadRequest'
+    assert error.code == 415
+    assert error.type_name == 'HTTPUnsupportedMediaType'
     assert error.message == (
-        'The server could not comply with the request since it is either '
-        'malformed or otherwise incorrect.')
+        f'The request body has Content-Type {content_type}; a JSON body '
+        f'needs Content-Type: application/json.')
 
 
 @pytest.mark.parametrize('raw', ['', '[{"name": "x"}]', '"text"', '42',
@@ -127,21 +127,24 @@ def test_default_limit_is_heats():
     (config_schemas.CREATE, {'group': ['x']}, 'group'),
     (config_schemas.CREATE, {'name': 'x' * 256}, 'name'),
     (config_schemas.CREATE, {'inputs': 'x'}, 'inputs'),
-    (config_schemas.CREATE, {'inputs': [{'name': 'a'}, {'type': 'Number'}]},
-     'inputs[1]'),
-    (config_schemas.CREATE, {'inputs': [{'name': 'a', 'bogus': 1}]},
-     'inputs[0]'),
     (config_schemas.CREATE, {'inputs': [{'name': 'a', 'type': 'Float'}]},
      'inputs[0].type'),
-    (config_schemas.CREATE, {'outputs': [{'name': 'r', 'default': 1}]},
-     'outputs[0]'),
     (config_schemas.CREATE, {'outputs': [{'name': 'r',
                                           'error_output': 1}]},
      'outputs[0].error_output'),
-    (deploy_schemas.CREATE, {'server_id': 's', 'input_values': []},
-     'input_values'),
-    (deploy_schemas.CREATE, {'server_id': ''}, 'server_id'),
+    (deploy_schemas.CREATE, {'config_id': 'c', 'server_id': 's',
+                             'input_values': []}, 'input_values'),
+    (deploy_schemas.CREATE, {'config_id': 'c', 'server_id': ''},
+     'server_id'),
+    (deploy_schemas.CREATE, {'config_id': 'c', 'server_id': 'a/b'},
+     'server_id'),
+    (deploy_schemas.CREATE, {'config_id': 'c', 'server_id': 's\x1f'},
+     'server_id'),
+    (deploy_schemas.CREATE, {'config_id': 'c', 'server_id': 's',
+                             'action': 'NOT AN IDENTIFIER'}, 'action'),
     (deploy_schemas.UPDATE, {'status': 5}, 'status'),
+    (deploy_schemas.UPDATE, {'status': 'DONE'}, 'status'),
+    (deploy_schemas.UPDATE, {'action': 'CREATE\n'}, 'action'),
     (deploy_schemas.UPDATE, {'output_values': 'x'}, 'output_values'),
 ])
 def test_schema_errors_name_the_field(schema, document, field):
@@ -151,11 +154,36 @@ def test_schema_errors_name_the_field(schema, document, field):
     assert info.value.message.startswith(f'Invalid value for {field}: ')
 
 
-def test_missing_required_property_is_named():
+@pytest.mark.parametrize('schema, document, message', [
+    (deploy_schemas.CREATE, {'config_id': 'c'},
+     'Missing required field server_id.'),
+    (deploy_schemas.CREATE, {'server_id': 's'},
+     'Missing required field config_id.'),
+    (config_schemas.CREATE, {'inputs': [{'name': 'a'}, {'type': 'Number'}]},
+     'Missing required field inputs[1].name.'),
+])
+def test_missing_required_property_is_named(schema, document, message):
     with pytest.raises(exception.InvalidParameterValue) as info:
-        body.validate(deploy_schemas.CREATE, {'config_id': 'c'})
-    assert info.value.message.startswith('Invalid value for body: ')
-    assert "'server_id'" in info.value.message
+        body.validate(schema, document)
+    assert info.value.message == message
+
+
+@pytest.mark.parametrize('schema, document, start', [
+    (deploy_schemas.CREATE,
+     {'config_id': 'c', 'server_id': 's', 'signal_tranport': 'HEAT_SIGNAL'},
+     'Unknown field signal_tranport (did you mean signal_transport?); the '
+     'body accepts only: config_id, server_id, '),
+    (deploy_schemas.UPDATE, {'server_id': 's'},
+     'Unknown field server_id; the body accepts only: config_id, '),
+    (config_schemas.CREATE, {'inputs': [{'name': 'a', 'bogus': 1}]},
+     'Unknown field inputs[0].bogus; inputs[0] accepts only: name, '),
+    (config_schemas.CREATE, {'outputs': [{'name': 'r', 'default': 1}]},
+     'Unknown field outputs[0].default; outputs[0] accepts only: name, '),
+])
+def test_unknown_fields_are_named(schema, document, start):
+    with pytest.raises(exception.InvalidParameterValue) as info:
+        body.validate(schema, document)
+    assert info.value.message.startswith(start), info.value.message
 
 
 def test_first_error_by_field_path_is_reported():
@@ -167,11 +195,14 @@ def test_first_error_by_field_path_is_reported():
 
 @pytest.mark.parametrize('schema, document', [
     (config_schemas.CREATE, {}),
-    (config_schemas.CREATE, {'unknown_top_level_key': 1, 'config': {}}),
+    (config_schemas.CREATE, {'config': {}}),
     (config_schemas.CREATE, {'name': None, 'inputs': None,
                              'outputs': None, 'options': None}),
-    (deploy_schemas.CREATE, {'server_id': 's', 'config_id': None}),
+    (deploy_schemas.CREATE, {'server_id': 's', 'config_id': 'c'}),
+    (deploy_schemas.CREATE, {'server_id': 'ü ✓ s-1.2:3', 'config_id': 'c',
+                             'action': 'BACKUP_2', 'status': 'IN_PROGRESS'}),
     (deploy_schemas.UPDATE, {}),
+    (deploy_schemas.UPDATE, {'action': None, 'status': None}),
 ])
 def test_valid_documents_pass(schema, document):
     assert body.validate(schema, document) is None
@@ -203,3 +234,58 @@ def test_escaped_backslash_u0000_text_is_not_a_nul():
     raw = json.dumps(document)
     assert '\\\\u0000' in raw
     assert body.load(_request(raw), config_schemas.CREATE) == document
+
+
+# -- text a database cannot store, numbers JSON does not have ---------------
+
+@pytest.mark.parametrize('raw, field', [
+    ('{"name": "\\ud800"}', 'name'),
+    ('{"config": ["ok", "x\\udfff"]}', 'config[1]'),
+    ('{"options": {"a": {"b": "\\udc00y"}}}', 'options.a.b'),
+    (b'{"name": "\xed\xa0\x80"}', 'name'),
+])
+def test_lone_surrogates_are_refused(raw, field):
+    with pytest.raises(exception.InvalidParameterValue) as info:
+        body.read_json(_request(raw))
+    assert info.value.message.startswith(f'Invalid value for {field}: ')
+    assert 'lone UTF-16 surrogate' in info.value.message
+    json.dumps(info.value.message).encode('utf-8')  # the reply is storable
+
+
+def test_lone_surrogate_in_a_key_is_named_escaped():
+    with pytest.raises(exception.InvalidParameterValue) as info:
+        body.read_json(_request('{"options": {"k\\ud800": 1}}'))
+    assert info.value.message.startswith(
+        'Invalid field name options.k\\ud800: ')
+    info.value.message.encode('utf-8')
+
+
+def test_surrogate_pairs_are_text():
+    document = body.read_json(_request('{"name": "\\ud83d\\ude00"}'))
+    assert document == {'name': '\U0001f600'}
+
+
+@pytest.mark.parametrize('raw, field', [
+    ('{"config": NaN}', 'config'),
+    ('{"config": [1, Infinity]}', 'config[1]'),
+    ('{"options": {"x": -Infinity}}', 'options.x'),
+    ('{"options": {"x": 1e999}}', 'options.x'),
+])
+def test_nan_and_infinity_are_refused(raw, field):
+    with pytest.raises(exception.InvalidParameterValue) as info:
+        body.read_json(_request(raw))
+    assert info.value.message.startswith(f'Invalid value for {field}: ')
+    assert 'is not a JSON number' in info.value.message
+
+
+def test_finite_numbers_are_kept():
+    assert body.read_json(_request('{"a": 1.5e300, "b": -0.0, "c": 7}')) == {
+        'a': 1.5e300, 'b': -0.0, 'c': 7}
+
+
+def test_nul_is_refused_only_in_what_is_stored():
+    raw = '{"result": "a\\u0000b"}'
+    assert body.read_json(_request(raw)) == {'result': 'a\x00b'}
+    with pytest.raises(exception.InvalidParameterValue) as info:
+        body.read_json(_request(raw), allow_nul=False)
+    assert info.value.message.startswith('Invalid value for result: NUL')

@@ -12,6 +12,7 @@ closed, so a new key in a view fails here until it is documented.
 from collections.abc import Iterator
 import copy
 import json
+import pathlib
 import re
 import time
 import uuid
@@ -119,7 +120,19 @@ def test_success_and_error_statuses():
     responses = doc['components']['responses']
     assert {code for code, (name, _) in openapi.ERROR_RESPONSES.items()
             if name in responses} == {'400', '403', '404', '405', '409',
-                                      '429'}
+                                      '413', '415', '429', '503'}
+    for method, path, operation in _operations(doc):
+        # swconfig.api.body answers 415 for a body not declared JSON.
+        tenant_body = path.startswith(urls.PROJECT) and (
+            'requestBody' in operation)
+        assert ('415' in operation['responses']) == tenant_body, (method,
+                                                                   path)
+        # Every project request may meet a busy worker or a backend
+        # outage (503); only an agent signal can be too large (413).
+        if path.startswith(urls.PROJECT) or path == urls.AGENT_SIGNAL:
+            assert '503' in operation['responses'], (method, path)
+        assert ('413' in operation['responses']) == (
+            path == urls.AGENT_SIGNAL), (method, path)
     error = doc['components']['schemas']['Error']
     assert set(error['required']) == {'code', 'title', 'explanation',
                                       'error'}
@@ -426,6 +439,9 @@ def test_responses_match_the_document(inprocess_stack):
          **{**project, 'config_id': 'missing'})
     call('POST', deployments, 400, json={'config_id': created['id']},
          **project)
+    call('POST', configs, 415, json={'name': 'form'},
+         headers={'Content-Type': 'application/x-www-form-urlencoded'},
+         **project)
     call('GET', configs, 403, headers={'X-Roles': 'nobody'}, **project)
     call('GET', urls.AGENT_METADATA, 403, query='token=forged',
          **server)
@@ -435,3 +451,104 @@ def test_responses_match_the_document(inprocess_stack):
     call('DELETE', urls.SERVERS + '/{server_id}', 204, **server)
     documented = {(m, p) for m, p, _ in _operations(call.doc)}
     assert call.succeeded == documented
+
+
+# -- request fields are described, in the API reference's words -------------
+
+API_REF = pathlib.Path(__file__).parents[3] / 'doc' / 'source' / 'api-ref'
+REQUEST_BODY_MARKER = '.. request-body:'
+JSON_TYPE = 'application/json'
+
+
+def _described(schema: dict, path: str) -> Iterator[tuple[str, dict]]:
+    """(field path, schema) of every property under ``schema``, nested
+    ones included, named as the API reference names them (``inputs[].name``,
+    ``template.resources.*.type``)."""
+    for name, sub in (schema.get('properties') or {}).items():
+        yield f'{path}{name}', sub
+        yield from _described(sub, f'{path}{name}.')
+        if isinstance(sub.get('items'), dict):
+            yield from _described(sub['items'], f'{path}{name}[].')
+        if isinstance(sub.get('additionalProperties'), dict):
+            yield from _described(sub['additionalProperties'],
+                                  f'{path}{name}.*.')
+
+
+def _request_bodies(doc: dict) -> dict[str, dict]:
+    """{schema name: schema} of every request body with a schema object."""
+    found = {}
+    for _method, _path, operation in _operations(doc):
+        schema = operation.get('requestBody', {}).get('content', {}).get(
+            JSON_TYPE, {}).get('schema', {})
+        if '$ref' in schema:
+            found[schema['$ref'].rsplit('/', 1)[1]] = _resolve(doc, schema)
+    return found
+
+
+
+def test_every_request_field_is_described():
+    # The document exactly as served at /v1/openapi.json.
+    doc = json.loads(openapi.document_json())
+    bodies = _request_bodies(doc)
+    assert set(bodies) == set(openapi.REQUEST_SCHEMAS)
+    missing = []
+    for name, schema in bodies.items():
+        if not schema.get('description', '').strip():
+            missing.append(name)
+        for path, field in _described(schema, ''):
+            if not field.get('description', '').strip():
+                missing.append(f'{name}: {path}')
+            for nested in ('items', 'additionalProperties'):
+                sub = field.get(nested)
+                if isinstance(sub, dict) and sub.get('properties') and \
+                        not sub.get('description', '').strip():
+                    missing.append(f'{name}: {path} ({nested})')
+    assert missing == []
+    # Not vacuous: the bodies do have (nested) fields.
+    fields = {path for path, _ in _described(bodies['TemplateValidate'], '')}
+    assert 'template.resources.*.type' in fields
+    fields = {path for path, _ in _described(
+        bodies['SoftwareConfigCreate'], '')}
+    assert 'inputs[].replace_on_change' in fields
+
+
+def _flat(text: str) -> str:
+    return ' '.join(text.split())
+
+
+def _api_ref_sections() -> dict[str, str]:
+    """{schema name: the API reference's text after its ``.. request-body:
+    <name>`` comment, up to the next one}, whitespace collapsed."""
+    sections: dict[str, list[str]] = {}
+    for page in sorted(API_REF.glob('*.rst')):
+        name = None
+        for line in page.read_text().splitlines():
+            if line.startswith(REQUEST_BODY_MARKER):
+                name = line[len(REQUEST_BODY_MARKER):].strip()
+                sections.setdefault(name, [])
+            elif name is not None:
+                sections[name].append(line)
+    return {name: _flat('\n'.join(lines))
+            for name, lines in sections.items()}
+
+
+def test_api_reference_uses_the_schema_descriptions():
+    """One wording: the API reference documents each field with its
+    schema's description, verbatim (whitespace aside)."""
+    sections = _api_ref_sections()
+    problems = []
+    for name, schema in openapi.REQUEST_SCHEMAS.items():
+        text = sections.get(name)
+        if text is None:
+            problems.append(f'{name}: no "{REQUEST_BODY_MARKER} {name}"')
+            continue
+        described = [('(body)', schema), *_described(schema, '')]
+        for path, field in described:
+            if path != '(body)' and f'``{path}``' not in text:
+                problems.append(f'{name}: {path} is not documented')
+            for node in (field, field.get('items'),
+                         field.get('additionalProperties')):
+                wording = isinstance(node, dict) and node.get('description')
+                if wording and _flat(wording) not in text:
+                    problems.append(f'{name}: {path}: "{wording}"')
+    assert problems == []

@@ -142,3 +142,24 @@ def test_a_segment_spelled_like_a_placeholder_is_a_value():
     assert match.args == {'server_id': '{server_id}'}
     with pytest.raises(exception.RouteNotFound):
         _match('GET', '/agent/{servers}/s1/metadata')
+
+
+@pytest.mark.parametrize('environ', [
+    {'PATH_INFO': '/v1/pr\xf6ject/software_configs'},       # latin-1 ö
+    {'PATH_INFO': '/v1/p/software_configs/\xed\xa0\x80'},   # a surrogate
+    {'PATH_INFO': '/v1/p/software_configs', 'QUERY_STRING': 'marker=%FF'},
+])
+def test_urls_that_are_not_utf8_are_400(environ):
+    with pytest.raises(exception.InvalidParameterValue,
+                       match='is not valid UTF-8'):
+        router.check_url_is_utf8(environ)
+
+
+@pytest.mark.parametrize('environ', [
+    {'PATH_INFO': '/v1/pr\xc3\xb6ject/software_configs'},   # UTF-8 ö
+    {'PATH_INFO': '/v1/p/software_configs',
+     'QUERY_STRING': 'marker=%C3%B6&limit=1'},
+    {'PATH_INFO': '/'},
+])
+def test_utf8_urls_pass(environ):
+    assert router.check_url_is_utf8(environ) is None

@@ -1,46 +1,141 @@
-"""Request schemas for /software_deployments."""
+"""Request schemas for /software_deployments.
 
-_TEXT = {'type': ['string', 'null'], 'maxLength': 255}
+Every body is closed (``additionalProperties: false``): Heat ignores keys
+it does not know, so a typo such as ``signal_tranport`` silently made a
+raw deployment that never reports; swconfig names the key with a 400
+instead. The keys listed are all those python-heatclient, the openstack
+CLI and Heat's tempest tests send.
+"""
 
+from swconfig.api.schemas.v1 import servers
+from swconfig.common import states
+
+ACTION = {
+    'type': ['string', 'null'], 'maxLength': 255,
+    # Heat's lifecycle actions and custom ones such as BACKUP; the agent
+    # matches it against a component's actions and puts it in file names.
+    'pattern': r'^[A-Za-z_][A-Za-z0-9_]*$',
+    'description': 'an identifier such as CREATE, UPDATE or BACKUP '
+                   '(letters, digits and "_", not starting with a digit)',
+}
+
+STATUS = {'enum': [*states.STATUSES, None]}
+
+# The descriptions are the API reference's words (doc/source/api-ref),
+# which must contain each of them verbatim: tests/unit/api/test_openapi.py
+# and the docs build check it. SERVER_ID's and ACTION's also end the 400
+# of a value that does not match their pattern.
 CREATE = {
     'title': 'SoftwareDeploymentCreate',
+    'description': 'Deploy a config to a server. Without '
+                   "``signal_transport`` it is Heat's form, stored as "
+                   'given (the client derived the config the agent runs); '
+                   "with it, swconfig's server-side form: the engine "
+                   'derives that config. Any other key is refused with 400 '
+                   'naming it.',
     'type': 'object',
     'properties': {
-        'config_id': {'type': ['string', 'null'], 'maxLength': 36},
-        'server_id': {'type': 'string', 'minLength': 1, 'maxLength': 255},
-        'input_values': {'type': ['object', 'null']},
-        'action': _TEXT,
-        'status': _TEXT,
-        'status_reason': {'type': ['string', 'null']},
-        'stack_user_project_id': {'type': ['string', 'null']},
+        'config_id': {'type': 'string', 'minLength': 1, 'maxLength': 36,
+                      'description': 'The config to deploy: with '
+                                     '``signal_transport``, the source '
+                                     'config the engine derives from; '
+                                     'without it, the config the agent will '
+                                     "run as is. Unknown or another "
+                                     "project's: 404."},
+        'server_id': servers.SERVER_ID,
+        'input_values': {
+            'type': ['object', 'null'],
+            'description': "Values for the config's inputs, by name; names "
+                           'the config does not declare become extra '
+                           '``String`` inputs. Stored on the deployment as '
+                           'given (``{}`` when null). With '
+                           '``signal_transport`` the engine puts them into '
+                           'the derived config; without it they are for '
+                           'information only (the client already put the '
+                           'values into its derived config).'},
+        'action': ACTION,
+        'status': {**STATUS,
+                   'description': "Heat's form only: the status to store "
+                                  '(clients send ``IN_PROGRESS``). With '
+                                  '``signal_transport`` the engine sets the '
+                                  'status.'},
+        'status_reason': {'type': ['string', 'null'],
+                          'description': "Heat's form only: the reason to "
+                                         'store (null when missing).'},
+        'stack_user_project_id': {
+            'type': ['string', 'null'],
+            'description': "Heat's field: a second project that may see "
+                           'this deployment (for example the project of a '
+                           "stack's in-instance users). At most 64 "
+                           'characters; longer is 400.'},
         # Server-side derivation (swconfig's extension); without
         # signal_transport the request keeps Heat's raw behaviour.
-        'signal_transport': {'type': ['string', 'null'], 'minLength': 1,
-                             'maxLength': 32},
-        'name': {'type': ['string', 'null'], 'maxLength': 255},
+        'signal_transport': {
+            'type': ['string', 'null'], 'minLength': 1, 'maxLength': 32,
+            'description': "swconfig's addition. Present: derive the config "
+                           'on the server and issue this signal transport: '
+                           '``HEAT_SIGNAL``, ``NO_SIGNAL``, or ``default`` '
+                           "for the operator's default. Another name is "
+                           "400. Absent or null: Heat's form, stored as "
+                           'given.'},
+        'name': {'type': ['string', 'null'], 'maxLength': 255,
+                 'description': 'With ``signal_transport``: the name of the '
+                                'derived config, which orders the '
+                                "server's document (default: the source "
+                                "config's name). Ignored without it."},
         'timeout': {'type': ['integer', 'null'], 'minimum': 0,
-                    'maximum': 31536000},
+                    'maximum': 31536000,
+                    'description': 'With ``signal_transport``: seconds to '
+                                   "wait for the agent's signal before the "
+                                   'deployment fails; ``0`` waits for ever; '
+                                   'null means ``[DEFAULT] '
+                                   'default_deployment_timeout``. Ignored '
+                                   'without it.'},
     },
-    'required': ['server_id'],
+    'required': ['config_id', 'server_id'],
+    'additionalProperties': False,
 }
 
 SIGNAL = {
     'title': 'SoftwareDeploymentSignal',
     'description': 'What an agent reports: declared outputs plus '
-                   'deploy_stdout, deploy_stderr, deploy_status_code; or '
-                   'deploy_status IN_PROGRESS with deploy_status_reason.',
+                   '``deploy_stdout``, ``deploy_stderr``, '
+                   '``deploy_status_code``; or ``deploy_status`` '
+                   '``IN_PROGRESS`` with ``deploy_status_reason``.',
     'type': 'object',
 }
 
 UPDATE = {
     'title': 'SoftwareDeploymentUpdate',
+    'description': 'Change a deployment. Every field is optional; a '
+                   'missing or null field is left as it is, any other '
+                   'value (``""`` and ``{}`` included) is applied. Any '
+                   'other key is refused with 400 naming it: '
+                   '``server_id`` cannot change.',
     'type': 'object',
     'properties': {
-        'config_id': {'type': ['string', 'null'], 'maxLength': 36},
-        'input_values': {'type': ['object', 'null']},
-        'output_values': {'type': ['object', 'null']},
-        'action': _TEXT,
-        'status': _TEXT,
-        'status_reason': {'type': ['string', 'null']},
+        'config_id': {'type': ['string', 'null'], 'maxLength': 36,
+                      'description': 'Another config (404 if not visible). '
+                                     'For a server-side deployment, the new '
+                                     'source config: the engine derives '
+                                     'from it for a new action.'},
+        'input_values': {'type': ['object', 'null'],
+                         'description': 'New input values, replacing the '
+                                        'stored ones. For a server-side '
+                                        'deployment, a change starts a new '
+                                        'action with these values.'},
+        'output_values': {'type': ['object', 'null'],
+                          'description': 'Replaces the stored outputs (no '
+                                         'merge).'},
+        'action': ACTION,
+        'status': {**STATUS,
+                   'description': 'Sets the status, for example ``FAILED`` '
+                                  'to stop waiting for an action. On a '
+                                  'server-side deployment that starts a new '
+                                  "action, the new action's status "
+                                  '(``IN_PROGRESS``) wins.'},
+        'status_reason': {'type': ['string', 'null'],
+                          'description': 'Sets the reason.'},
     },
+    'additionalProperties': False,
 }
