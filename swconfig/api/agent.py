@@ -7,7 +7,11 @@ formats), 304 for a matching If-None-Match.
 
 ``PUT|POST /agent/deployments/{id}/signal?revision=N&token=...`` stores
 the signal durably, answers, and hands it to an engine in the background;
-a lost hand-over is picked up by the engines' sweep.
+a lost hand-over is picked up by the engines' sweep. Signals have limits
+of their own (``swconfig.api.signal_body``); one over ``[agent]
+max_signal_size`` is answered 413 and stored as a stand-in that fails the
+deployment, through the same inbox, so it is ordered and applied exactly
+once like any other signal.
 
 These are the hottest paths of the service, so the router hands them
 straight to ``AgentApp`` (no webob, no middleware) and the database is
@@ -29,7 +33,7 @@ from oslo_log import log
 from oslo_middleware import request_id as request_id_middleware
 from webob import etag as webob_etag
 
-from swconfig.api import body
+from swconfig.api import signal_body
 from swconfig.api import signal_notifier
 from swconfig.api.middleware import fault
 from swconfig.common import context as swconfig_context
@@ -121,12 +125,28 @@ class AgentApp:
             LOG.info('Signal for deployment %s refused: invalid signal '
                      'token', deployment_id)
             raise exception.SignalRefused(reason='invalid signal token')
-        payload = _payload(_read_body(environ))
+        limit = CONF.agent.max_signal_size
+        try:
+            payload, notes = signal_body.load(
+                signal_body.read(environ, limit))
+        except signal_body.TooLarge as exc:
+            payload = states.oversized_signal(exc.received, exc.complete,
+                                              limit)
+            notes = []
+        for note in notes:
+            LOG.info('Signal for deployment %s: %s', deployment_id, note)
         inbox_id = db_api.agent_signal_insert(deployment_id, revision,
                                               payload)
         self.notifier.notify(inbox_id)
         refusal = states.signal_refusal(revision, target['action_revision'],
                                         target['status'])
+        oversized = states.oversized_reason(payload)
+        if oversized is not None:
+            outcome = ('the deployment fails' if refusal is None else
+                       f'{refusal.reason}; recorded, not applied')
+            LOG.warning('Signal %s for deployment %s: %s; %s', inbox_id,
+                        deployment_id, oversized, outcome)
+            raise exception.SignalTooLarge(reason=f'{oversized}; {outcome}')
         if refusal is not None:
             LOG.info('Signal %s for deployment %s stored, not applied: %s',
                      inbox_id, deployment_id, refusal.reason)
@@ -152,42 +172,6 @@ def _query_value(environ: dict, name: str) -> str | None:
     if value and ('%' in value or '+' in value):
         value = urllib.parse.unquote_plus(value)
     return value
-
-
-def _read_body(environ: dict) -> bytes:
-    """The request body, refused (400) beyond ``[api]
-    max_json_body_size``; chunked bodies are read up to that limit."""
-    limit = CONF.api.max_json_body_size
-    stream = environ['wsgi.input']
-    declared = environ.get('CONTENT_LENGTH')
-    if declared:
-        try:
-            length = int(declared)
-        except ValueError:
-            raise exception.InvalidParameterValue(
-                reason=f'Invalid Content-Length: {declared!r}.')
-        if length > limit:
-            raise body.too_large(length)
-        return stream.read(length) if length > 0 else b''
-    if 'chunked' not in environ.get('HTTP_TRANSFER_ENCODING', '').lower():
-        return b''
-    raw = stream.read(limit + 1)
-    if len(raw) > limit:
-        raise body.too_large(len(raw))
-    return raw
-
-
-def _payload(raw: bytes) -> Any:
-    """The signal: any JSON (``null`` and ``{}`` included), or nothing."""
-    if not raw.strip():
-        return None
-    try:
-        payload = json.loads(raw)
-    except (ValueError, UnicodeDecodeError, RecursionError) as exc:
-        raise exception.InvalidParameterValue(
-            reason=f'The signal is not valid JSON: {exc}')
-    body.check_depth(payload)
-    return payload
 
 
 def http_date(value: Any) -> str:

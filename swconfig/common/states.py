@@ -52,3 +52,29 @@ def signal_refusal(signal_revision: int, action_revision: int,
         return Refusal(DUPLICATE, f'Duplicate signal ignored: the action '
                                   f'already finished ({status})')
     return None
+
+
+#: The one key of the payload the API stores in place of an agent signal
+#: too large to keep: the engine fails the deployment with its reason.
+#: The API drops this key from the signals agents send.
+OVERSIZED_SIGNAL = 'swconfig:oversized_signal'
+
+
+def oversized_signal(received: int, complete: bool, limit: int) -> dict:
+    """The stored stand-in for a signal of ``received`` bytes (only the
+    first ``received`` when not ``complete``) over ``limit``."""
+    size = f'{received} bytes' if complete else f'more than {received} bytes'
+    return {OVERSIZED_SIGNAL: {
+        'received': received, 'complete': complete, 'limit': limit,
+        'reason': f'Signal too large: {size}, over the limit of {limit} '
+                  f'bytes ([agent] max_signal_size); its outputs were '
+                  f'not recorded'}}
+
+
+def oversized_reason(payload: object) -> str | None:
+    """The failure reason if ``payload`` stands for an oversized signal."""
+    if type(payload) is not dict or OVERSIZED_SIGNAL not in payload:
+        return None
+    marker = payload[OVERSIZED_SIGNAL]
+    reason = marker.get('reason') if isinstance(marker, dict) else None
+    return str(reason or 'Signal too large')

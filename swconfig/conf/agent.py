@@ -71,6 +71,32 @@ agent_opts = [
                min=1,
                help='Seconds between the engine\'s checks for deployments '
                     'that have passed their timeout.'),
+    cfg.IntOpt('max_signal_size',
+               default=4194304,
+               min=1024,
+               help='Largest agent signal body, in bytes, the signed '
+                    'signal URL accepts (it replaces [api] '
+                    'max_json_body_size there). A larger signal is '
+                    'answered 413, recorded as an event, and its '
+                    'deployment FAILs with a reason naming the size and '
+                    'this limit, instead of staying IN_PROGRESS until its '
+                    'timeout. The default, 4 MiB, is four times Heat\'s '
+                    'body limit, so every signal Heat accepted is accepted '
+                    'and verbose output is kept (truncated, see '
+                    'max_signal_output_size); it stays bounded because each '
+                    'API request thread holds a signal in memory a few '
+                    'times over (body, parsed JSON, database parameter) '
+                    'while it stores it.'),
+    cfg.IntOpt('max_signal_output_size',
+               default=1048576,
+               min=1024,
+               help='Largest deploy_stdout and deploy_stderr, each, in '
+                    'UTF-8 bytes, kept from an agent signal. A longer '
+                    'value keeps its tail (where a failure usually shows) '
+                    'and starts with the line "[... N bytes truncated '
+                    '...]"; the marker counts towards the limit. The '
+                    'default, 1 MiB, keeps every signal Heat would have '
+                    'accepted unchanged.'),
 ]
 
 

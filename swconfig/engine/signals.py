@@ -36,10 +36,17 @@ DEFER_SECONDS = 0.05
 
 def interpret(details: Any, outputs: list[dict],
               output_values: dict | None) -> tuple[dict, str]:
-    """Heat's signal semantics (heat-compat.md §3.2), plus progress.
+    """Heat's signal semantics (doc/source/reference/signals.rst), plus
+    progress.
 
-    Returns the deployment values to write and the event reason.
+    Returns the deployment values to write and the event reason. The
+    API's stand-in for a signal too large to keep fails the deployment;
+    its outputs are left as they were.
     """
+    oversized = states.oversized_reason(details)
+    if oversized is not None:
+        return ({'status': states.FAILED, 'status_reason': oversized},
+                oversized)
     if not isinstance(details, dict):
         details = {}
     if details.get('deploy_status') == states.IN_PROGRESS:
@@ -138,9 +145,13 @@ def _decide(signals: list[dict], deployments: dict[str, dict],
         refusal = states.signal_refusal(signal['action_revision'],
                                         deployment['action_revision'],
                                         deployment['status'])
+        oversized = states.oversized_reason(signal['payload'])
         if refusal is not None:
-            batch.refuse(signal, deployment, refusal.result, refusal.reason)
-        elif deployment['outputs'] is None:
+            reason = refusal.reason
+            if oversized is not None:
+                reason = f'{reason}: {oversized}'
+            batch.refuse(signal, deployment, refusal.result, reason)
+        elif deployment['outputs'] is None and oversized is None:
             batch.results[signal['id']] = exception.ConfigNotFound(
                 config_id=deployment['config_id'])
         else:

@@ -1,7 +1,7 @@
 """The agent path end to end, on every backend: server-side derivation
-(heat-compat.md §4), the signed per-server metadata document (§6, Part A
-``POLL_SERVER_URL``), signals through the signed URL and the authenticated
-route (§3.2, Part A "signal vs. action"), and server ownership.
+(doc/source/reference/derivation.rst), the signed per-server metadata document
+(doc/source/reference/metadata.rst), signals through the signed URL and the
+authenticated route (doc/source/reference/signals.rst), and server ownership.
 
 Signals are applied asynchronously (the API stores, an engine applies), so
 the scenarios poll for the outcome instead of sleeping blindly.
@@ -333,6 +333,29 @@ def test_finished_one_off_action_leaves_the_document(api, project):
 
 # -- signals ------------------------------------------------------------------
 
+def _assert_nothing_stored(api: Any, project: str, deployments: Any,
+                           events_before: dict[str, list]) -> None:
+    """No signal was stored for ``deployments`` since ``events_before``
+    was read: a progress signal sent now is applied after any signal
+    stored before it (in order, per deployment), so once its event is
+    there, an erroneously stored one would have left its own event (or
+    finished the deployment) too."""
+    for deployment in deployments:
+        barrier = f'barrier {deployment["id"]}'
+        reply = api.put(_local(_signal_url(api, project, deployment)),
+                        data=json.dumps({'deploy_status': 'IN_PROGRESS',
+                                         'deploy_status_reason': barrier}))
+        assert reply.status == 200, reply.text
+        _wait_event(api, project, deployment['id'], barrier)
+        events = _events(api, project, deployment['id'])
+        assert [e['reason'] for e in events] == [
+            e['reason'] for e in events_before[deployment['id']]] + [
+            barrier]
+        shown = _show(api, project, deployment['id'])
+        assert (shown['status'], shown['output_values']) == ('IN_PROGRESS',
+                                                             None)
+
+
 def test_signal_success_failure_and_error_output(api, project):
     server = f'{project}-srv'
     source = _config(api, project)
@@ -380,10 +403,13 @@ def test_signal_success_failure_and_error_output(api, project):
         'COMPLETE')
 
 
-def test_signal_empty_bodies_and_size_limit(api, project):
+def test_signal_empty_bodies_and_heat_sized_bodies(api, project):
+    """Signals up to Heat's body limit and a little past it are applied
+    unchanged (agent signals have limits of their own: see
+    test_signal_size.py)."""
     server = f'{project}-srv'
     source = _config(api, project)
-    null_body, empty_body, big, too_big = (
+    null_body, empty_body, big, past_heat = (
         _derived(api, project, server, source['id']) for _ in range(4))
     nothing = {'deploy_stdout': None, 'deploy_stderr': None,
                'deploy_status_code': None}
@@ -405,13 +431,16 @@ def test_signal_empty_bodies_and_size_limit(api, project):
     assert done['status'] == 'COMPLETE'
     assert done['output_values']['deploy_stdout'] == stdout
 
-    data = json.dumps({'deploy_stdout': 'x' * (MAX_BODY + 1 - envelope)})
+    # Heat refuses this one (400): an agent signal is not held to the
+    # REST API's body limit.
+    stdout = 'y' * (MAX_BODY + 1 - envelope)
+    data = json.dumps({'deploy_stdout': stdout})
     assert len(data) == MAX_BODY + 1
-    assert_error(api.put(_local(_signal_url(api, project, too_big)),
-                         data=data), 400, 'RequestLimitExceeded')
-    time.sleep(0.2)  # would an (erroneously) stored signal be applied?
-    shown = _show(api, project, too_big['id'])
-    assert shown['status'] == 'IN_PROGRESS' and shown['output_values'] is None
+    reply = api.put(_local(_signal_url(api, project, past_heat)), data=data)
+    assert reply.status == 200, reply.text
+    done = _wait_finished(api, project, past_heat['id'])
+    assert done['status'] == 'COMPLETE'
+    assert done['output_values']['deploy_stdout'] == stdout
 
 
 def test_progress_then_duplicate_signal(api, project):
@@ -449,6 +478,8 @@ def test_signal_url_must_match_deployment_and_revision(api, project):
     first = _derived(api, project, server, source['id'])
     second = _derived(api, project, server, source['id'])
     url = _local(_signal_url(api, project, first))
+    events = {d['id']: _events(api, project, d['id'])
+              for d in (first, second)}
     token = url.partition('&token=')[2]
     refused = (
         url.replace('revision=1', 'revision=2'),
@@ -463,10 +494,7 @@ def test_signal_url_must_match_deployment_and_revision(api, project):
                          data='{}'), 404)
     assert_error(api.request('GET', url), 405)
     assert_error(api.put(url, data='{not json'), 400)
-    time.sleep(0.2)
-    for deployment in (first, second):
-        assert _show(api, project, deployment['id'])['status'] == (
-            'IN_PROGRESS')
+    _assert_nothing_stored(api, project, (first, second), events)
 
 
 def test_authenticated_signal(api, project):
@@ -475,20 +503,24 @@ def test_authenticated_signal(api, project):
     deployment = _derived(api, project, server, source['id'])
     path = _deployments(project, f'/{deployment["id"]}/signal')
 
-    assert_error(api.post(path, json={'result': 'r'},
+    assert_error(api.post(path, json={'result': 'reader'},
                           headers={'X-Roles': 'reader'}), 403)
     assert_error(api.post(
         _deployments(project + '-b', f'/{deployment["id"]}/signal'),
-        json={'result': 'r'}), 404)
-    time.sleep(0.2)
-    assert _show(api, project, deployment['id'])['status'] == 'IN_PROGRESS'
+        json={'result': 'stranger'}), 404)
 
+    # Signals of a deployment are applied in the order they were stored:
+    # had a refused one been stored, it would have been applied first and
+    # this one would be a recorded duplicate.
     reply = api.post(path, json={'result': 'r', 'deploy_status_code': 0})
     assert reply.status == 200, reply.text
     assert isinstance(reply.json['signal'], int)
     done = _wait_finished(api, project, deployment['id'])
     assert done['status'] == 'COMPLETE'
     assert done['output_values']['result'] == 'r'
+    reasons = [e['reason'] for e in _events(api, project, deployment['id'])]
+    assert reasons.count('Outputs received') == 1
+    assert not [r for r in reasons if r.startswith(('Duplicate', 'Stale'))]
 
 
 # -- ownership ----------------------------------------------------------------
@@ -535,7 +567,8 @@ def test_back_to_back_signals_apply_exactly_once(api, project):
 
 
 def test_malformed_agent_urls_are_client_errors(api, project):
-    """Never a 500 (design.md §3): ids no server can have (NUL, which
+    """Never a 500 (doc/source/reference/rest-rules.rst): ids no server can
+    have (NUL, which
     PostgreSQL cannot even compare, or bytes that are not UTF-8) are simply
     not found; an over-long server id cannot be claimed (400, as for a
     deployment's server_id). All cases are checked before failing."""

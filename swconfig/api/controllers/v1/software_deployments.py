@@ -10,6 +10,7 @@ from swconfig.api.controllers.v1 import access
 from swconfig.api.controllers.v1 import params
 from swconfig.api.schemas.v1 import software_deployments as schemas
 from swconfig.common import deployment_request
+from swconfig.common import states
 from swconfig.db import api as db_api
 
 
@@ -62,6 +63,8 @@ def signal(deployment_id: str) -> dict:
     same semantics as the agent's signed URL."""
     context = access.authorize('software_deployments:signal')
     payload = body.read_json(pecan.request)
+    # Only the agent path writes the stand-in of an oversized signal.
+    payload.pop(states.OVERSIZED_SIGNAL, None)
     deployment = db_api.software_deployment_get(context, deployment_id)
     inbox_id = db_api.signal_inbox_add(context, deployment_id,
                                        deployment['action_revision'],
