@@ -9,16 +9,18 @@ import sys
 
 from oslo_log import log
 
+from swconfig.cmd import startup
 from swconfig.common import process
 from swconfig.conf import CONF
 
 LOG = log.getLogger(__name__)
 
 
-def main() -> None:
+def _serve() -> None:
     CONF.set_default('auth_strategy', 'noauth')
     CONF.set_default('generate_signing_key', True, group='agent')
-    process.init_process(sys.argv, default_transport_url='fake://')
+    process.init_process(sys.argv, default_transport_url='fake://',
+                         description=__doc__.splitlines()[0])
     from oslo_service import service
 
     from swconfig.api import app
@@ -32,11 +34,17 @@ def main() -> None:
     migration.upgrade('head')
     LOG.info('Database %s at schema revision %s',
              CONF.database.connection, migration.version())
+    # Here, not in the worker process the launcher would restart for ever.
+    engine_service.check_config()
+    wsgi_service = server.WSGIService(app.setup_app(), CONF.api.bind_host,
+                                      CONF.api.bind_port, CONF.api.threads)
+    wsgi_service.bind()
     services = service_group.ServiceGroup([
-        engine_service.EngineService(),
-        server.WSGIService(app.setup_app(), CONF.api.bind_host,
-                           CONF.api.bind_port, CONF.api.threads),
-    ])
+        engine_service.EngineService(), wsgi_service])
     launcher = service.launch(CONF, services, workers=1,
                               restart_method='mutate')
     sys.exit(launcher.wait())
+
+
+def main() -> None:
+    startup.run(_serve)

@@ -2,12 +2,13 @@
 
 import sys
 
+from swconfig.cmd import startup
 from swconfig.common import process
 from swconfig.conf import CONF
 
 
-def main() -> None:
-    process.init_process(sys.argv)
+def _serve() -> None:
+    process.init_process(sys.argv, description=__doc__)
     from oslo_service import service
 
     from swconfig.api import app
@@ -17,6 +18,12 @@ def main() -> None:
     wsgi_service = server.WSGIService(
         app.setup_app(), CONF.api.bind_host, CONF.api.bind_port,
         CONF.api.threads, reuse_port=workers > 1)
+    # In this process, before the workers: a port in use fails once.
+    wsgi_service.bind()
     launcher = service.launch(CONF, wsgi_service, workers=workers,
                               restart_method='mutate')
     sys.exit(launcher.wait())
+
+
+def main() -> None:
+    startup.run(_serve)

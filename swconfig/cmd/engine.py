@@ -2,16 +2,23 @@
 
 import sys
 
+from swconfig.cmd import startup
 from swconfig.common import process
 from swconfig.conf import CONF
 
 
-def main() -> None:
-    process.init_process(sys.argv)
+def _serve() -> None:
+    process.init_process(sys.argv, description=__doc__)
     from oslo_service import service
 
     from swconfig.engine import service as engine_service
 
+    # Here, not in the worker process the launcher would restart for ever.
+    engine_service.check_config()
     launcher = service.launch(CONF, engine_service.EngineService(),
                               restart_method='mutate')
     sys.exit(launcher.wait())
+
+
+def main() -> None:
+    startup.run(_serve)

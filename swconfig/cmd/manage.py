@@ -14,6 +14,7 @@ import sys
 from oslo_config import cfg
 from oslo_utils import timeutils
 
+from swconfig.cmd import startup
 from swconfig.common import config
 from swconfig.conf import CONF
 
@@ -96,7 +97,11 @@ command_opt = cfg.SubCommandOpt('command', title='Commands',
                                 handler=add_command_parsers)
 
 
-def main() -> None:
+def _run() -> None:
     CONF.register_cli_opt(command_opt)
-    config.parse_args(sys.argv)
+    config.parse_args(sys.argv, description=__doc__.splitlines()[0])
     CONF.command.func()
+
+
+def main() -> None:
+    startup.run(_run)

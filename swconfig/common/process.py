@@ -7,6 +7,8 @@ anything creates threads), so ``init_process`` runs before the service
 modules are imported.
 """
 
+import warnings
+
 from oslo_log import log
 
 from swconfig.common import config
@@ -23,17 +25,28 @@ def _init_backend() -> None:
         eventlet.monkey_patch()
         backend.init_backend(backend.BackendType.EVENTLET)
     else:
+        # The libraries import eventlet only to see whether it is there;
+        # its deprecation notice (eight lines on stderr) is not for us.
+        warnings.filterwarnings('ignore', message=r'\s*Eventlet is deprecated')
         backend.init_backend(backend.BackendType.THREADING)
 
 
 def init_process(argv: list[str],
                  default_config_files: list[str] | None = None,
-                 default_transport_url: str | None = None) -> None:
-    """Parse options, choose the backend, set up logging and messaging."""
-    config.parse_args(argv, default_config_files)
+                 default_transport_url: str | None = None,
+                 description: str | None = None) -> None:
+    """Parse options, choose the backend, set up logging and messaging.
+
+    A bad value of any option registered by then raises
+    cfg.ConfigFileValueError here, not at the first request that reads
+    it; options nothing reads are logged as warnings.
+    """
+    config.parse_args(argv, default_config_files, description=description)
     _init_backend()
     log.setup(CONF, 'swconfig')
     # oslo.messaging is imported only now, after the backend is chosen.
     from swconfig.common import rpc
     rpc.init(CONF, default_url=default_transport_url)
+    config.check_values(CONF)
+    config.warn_unknown_options(CONF)
     CONF.log_opt_values(LOG, log.DEBUG)

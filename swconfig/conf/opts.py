@@ -6,6 +6,17 @@ from swconfig.conf import database
 from swconfig.conf import default
 from swconfig.conf import engine
 
+#: The libraries whose options go into swconfig's sample configuration
+#: (etc/swconfig/swconfig-config-generator.conf): they are read from the
+#: same files, so start-up knows their names too.
+LIBRARY_NAMESPACES = (
+    'oslo.log',
+    'oslo.messaging',
+    'oslo.policy',
+    'oslo.service.service',
+    'keystonemiddleware.auth_token',
+)
+
 
 def list_opts() -> list:
     """Return [(group, [opts])] for oslo-config-generator."""

@@ -1,6 +1,7 @@
 """The engine service: an RPC server on the engine topic."""
 
 import socket
+import threading
 from typing import Any
 
 from oslo_log import log
@@ -16,6 +17,10 @@ from swconfig.engine import signals
 
 LOG = log.getLogger(__name__)
 
+#: Seconds start() waits for the message bus before going on without it
+#: (swconfig-all then still starts its API, which answers writes 503).
+_BUS_WAIT = 3
+
 
 def _periodic(task: Any) -> Any:
     """A periodic task that logs its failures and keeps running."""
@@ -27,6 +32,16 @@ def _periodic(task: Any) -> Any:
     return run
 
 
+def check_config() -> None:
+    """Fail with ConfigurationError on what would stop an engine at once.
+
+    Console scripts call it before launching: a failure inside a worker
+    process would only make the launcher restart it every few seconds.
+    """
+    transports.get(CONF.default_deployment_signal_transport)
+    signing.keyring()
+
+
 class EngineService(service.Service):
     """Serves EngineAPI calls; several engines may share the topic."""
 
@@ -35,31 +50,53 @@ class EngineService(service.Service):
         self.host = CONF.engine.host or socket.gethostname()
         self.manager = manager.EngineManager()
         self._server: Any = None
+        self._listening = threading.Event()
 
     def start(self) -> None:
         super().start()
         # Fail at start-up, not at the first deployment, on a bad choice.
-        transports.get(CONF.default_deployment_signal_transport)
-        signing.keyring()
+        check_config()
         target = messaging.Target(topic=CONF.engine.topic, server=self.host,
                                   version=manager.EngineManager.RPC_API_VERSION)
         executor = ('eventlet' if CONF.service_backend == 'eventlet'
                     else 'threading')
         self._server = rpc.get_server(target, [self.manager],
                                       executor=executor)
-        self._server.start()
+        self._listening.clear()
+        # oslo.messaging connects for as long as the broker is down, and
+        # its stop() waits for that: connect on a thread of its own.
+        threading.Thread(target=self._start_server, args=(self._server,),
+                         name='rpc-server-start', daemon=True).start()
+        if not self._listening.wait(_BUS_WAIT):
+            LOG.warning('Message bus not reachable yet: engine %s keeps '
+                        'trying and serves topic %s once it is', self.host,
+                        CONF.engine.topic)
         self.tg.add_timer_args(CONF.agent.signal_sweep_interval,
                                _periodic(signals.sweep),
                                stop_on_exception=False)
         self.tg.add_timer_args(CONF.agent.timeout_check_interval,
                                _periodic(signals.fail_timed_out),
                                stop_on_exception=False)
+
+    def _start_server(self, server: Any) -> None:
+        try:
+            server.start()
+        except Exception:
+            LOG.exception('Engine %s could not listen on topic %s',
+                          self.host, CONF.engine.topic)
+            return
+        self._listening.set()
         LOG.info('Engine %s listening on topic %s', self.host,
                  CONF.engine.topic)
 
     def stop(self, graceful: bool = True) -> None:
         if self._server is not None:
-            self._server.stop()
-            self._server.wait()
+            if self._listening.is_set():
+                self._server.stop()
+                self._server.wait()
+            else:
+                # Still connecting: its daemon thread ends with the process.
+                LOG.warning('Engine %s stopped before it reached the '
+                            'message bus', self.host)
             self._server = None
         super().stop(graceful)

@@ -1,0 +1,58 @@
+"""How a console script fails at start-up: one line, no traceback.
+
+A configuration error used to print a 40-120-line traceback, or to kill
+a worker process that the launcher then restarted every few seconds for
+ever. The console scripts now check what they can before launching, and
+``run`` turns what fails into ``<script>: error: <message>`` on stderr
+and a non-zero exit status.
+"""
+
+from collections.abc import Callable
+import os
+import sys
+
+from oslo_config import cfg
+from oslo_log import log
+
+from swconfig.common import exception
+from swconfig.conf import CONF
+
+LOG = log.getLogger(__name__)
+
+#: Exit status of a configuration the service cannot run with.
+EXIT_CONFIG = 2
+#: Exit status of any other failure to start (e.g. a port in use).
+EXIT_STARTUP = 1
+
+
+def _logs_elsewhere() -> bool:
+    """Whether logging goes somewhere else than the terminal: the error
+    is then logged as well as printed."""
+    try:
+        return bool(CONF.log_file or CONF.log_dir or CONF.use_syslog or
+                    CONF.use_journal or CONF.log_config_append)
+    except cfg.Error:
+        return False  # the options were not even parsed
+
+
+def fail(message: str, status: int) -> None:
+    if _logs_elsewhere():
+        LOG.error('%s', message)
+    prog = os.path.basename(sys.argv[0])
+    print(f'{prog}: error: {message}', file=sys.stderr)
+    sys.exit(status)
+
+
+def run(main: Callable[[], None]) -> None:
+    """Run a console script's ``main``, failing on one line."""
+    try:
+        main()
+    except cfg.ConfigFilesNotFoundError as exc:
+        fail('cannot read configuration file(s): '
+             + ', '.join(exc.config_files), EXIT_CONFIG)
+    except cfg.Error as exc:
+        fail(str(exc), EXIT_CONFIG)
+    except exception.ConfigurationError as exc:
+        fail(exc.message, EXIT_CONFIG)
+    except exception.StartupError as exc:
+        fail(exc.message, EXIT_STARTUP)
