@@ -7,9 +7,11 @@ request id and the error body (every failure becomes Heat's JSON error
 body), and then:
 
 * public documents (versions, OpenAPI): pecan;
-* ``/v1/{tenant_id}/...``: authentication (keystonemiddleware auth_token,
-  or noauth), the per-project write rate limit, pecan (ContextHook builds
-  the context and checks the project, EngineHook adds the RPC client).
+* ``/v1/{tenant_id}/...``: a bound on how many run at once (so agents
+  always find a request thread), authentication (keystonemiddleware
+  auth_token, or noauth), the per-project write rate limit, pecan
+  (ContextHook builds the context and checks the project, EngineHook adds
+  the RPC client).
 """
 
 from typing import Any
@@ -21,10 +23,13 @@ from oslo_middleware import request_id
 from swconfig.api import agent
 from swconfig.api import hooks
 from swconfig.api import router
+from swconfig.api.middleware import concurrency
 from swconfig.api.middleware import fault
 from swconfig.api.middleware import noauth
 from swconfig.api.middleware import opaque_body
 from swconfig.api.middleware import ratelimit
+from swconfig.common import config
+from swconfig.common import exception
 from swconfig.common import signing
 from swconfig.common import urls
 from swconfig.conf import CONF
@@ -39,6 +44,10 @@ def _with_request_id_and_errors(app: Any) -> Any:
 
 def _authenticated(app: Any) -> Any:
     if CONF.auth_strategy == 'keystone':
+        # Refuse to start rather than answer every request 500.
+        problem = config.keystone_authtoken_problem(CONF)
+        if problem:
+            raise exception.ConfigurationError(reason=problem)
         return auth_token.AuthProtocol(app, {'oslo_config_config': CONF})
     LOG.warning('auth_strategy is noauth: every caller is trusted as a '
                 'member of the project in the URL. Use this for '
@@ -58,7 +67,8 @@ def setup_app() -> router.Router:
         force_canonical=False,
         guess_content_type_from_ext=False,
     ))
-    project_app = _authenticated(ratelimit.WriteRateLimiter(pecan_app))
+    project_app = concurrency.ConcurrencyLimiter(
+        _authenticated(ratelimit.WriteRateLimiter(pecan_app)))
     return router.Router(
         router.RouteTable(), agent.AgentApp(engine_api),
         public_app=_with_request_id_and_errors(pecan_app),

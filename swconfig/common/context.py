@@ -13,7 +13,24 @@ class RequestContext(context.RequestContext):
     ``is_admin`` is decided once, by policy (``context_is_admin``), when the
     API builds the context, and then travels with it so the engine and the
     DB layer scope their queries the same way the API did.
+
+    ``rpc_deadline`` (seconds since the epoch) is when the API stops
+    waiting for the engine's answer to a call: an engine that receives
+    the call later (the message bus held it) must not apply it, since the
+    client was told 503 and may retry.
     """
+
+    FROM_DICT_EXTRA_KEYS = ['rpc_deadline']
+
+    def __init__(self, *args: Any, rpc_deadline: float | None = None,
+                 **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.rpc_deadline = rpc_deadline
+
+    def to_dict(self) -> dict[str, Any]:
+        values = super().to_dict()
+        values['rpc_deadline'] = self.rpc_deadline
+        return values
 
     @classmethod
     def from_dict(cls, values: dict[str, Any], **kwargs) -> 'RequestContext':

@@ -2,8 +2,18 @@
 
 Only exceptions from ``swconfig.common.exception`` are re-raised across RPC
 with their own class; anything else arrives as a RemoteError (HTTP 500).
+
+``CallRunner`` bounds how long a caller waits for a call as a whole:
+oslo.messaging's ``timeout`` bounds only the wait for the reply, and some
+of its steps (opening the reply queue's connection) retry for as long as
+the broker is down.
 """
 
+from collections.abc import Callable
+from concurrent import futures
+import os
+import queue
+import threading
 from typing import Any
 
 from oslo_config import cfg
@@ -11,6 +21,7 @@ import oslo_messaging as messaging
 from oslo_messaging.rpc import dispatcher
 
 from swconfig.common import context as swconfig_context
+from swconfig.common import exception
 from swconfig.common.context import RequestContext
 
 ALLOWED_EXMODS = ['swconfig.common.exception']
@@ -66,10 +77,13 @@ class RequestContextSerializer(messaging.Serializer):
 
 
 def get_client(target: messaging.Target, version_cap: str | None = None,
-               timeout: int | None = None) -> messaging.RPCClient:
+               timeout: int | None = None,
+               retry: int | None = None) -> messaging.RPCClient:
+    """An RPC client; ``retry`` bounds the reconnections made to send
+    one message (None: oslo.messaging's default, forever)."""
     return messaging.get_rpc_client(
         get_transport(), target, version_cap=version_cap, timeout=timeout,
-        serializer=RequestContextSerializer())
+        retry=retry, serializer=RequestContextSerializer())
 
 
 def get_server(target: messaging.Target, endpoints: list,
@@ -79,3 +93,84 @@ def get_server(target: messaging.Target, endpoints: list,
         get_transport(), target, endpoints,
         serializer=RequestContextSerializer(),
         access_policy=dispatcher.DefaultRPCAccessPolicy, **kwargs)
+
+
+def is_transport_error(exc: BaseException) -> bool:
+    """True for the driver's own connection errors (kombu, py-amqp,
+    sockets), which oslo.messaging lets through unwrapped when it opens a
+    new connection for a call."""
+    if isinstance(exc, OSError):
+        return True
+    return any(cls.__module__.split('.')[0] in ('kombu', 'amqp')
+               for cls in type(exc).__mro__)
+
+
+class CallRunner:
+    """Runs blocking RPC calls on a few helper threads, so that a caller
+    waits at most ``deadline`` seconds whatever the message bus does.
+
+    A call still running at its deadline is left to finish (or fail) on
+    its helper thread; one not started yet is cancelled. There are at
+    most ``size`` helpers per process (daemon threads: one stuck in a
+    reconnection loop never holds the process at exit); when all of them
+    are stuck, new calls wait in line and fail at their own deadline.
+    """
+
+    def __init__(self, size: int) -> None:
+        self.size = max(1, size)
+        self._lock = threading.Lock()
+        self._pid: int | None = None
+        self._queue: queue.SimpleQueue = queue.SimpleQueue()
+        self._threads = 0
+        self._pending = 0  # calls queued or running
+
+    def run(self, deadline: float, function: Callable[[], Any]) -> Any:
+        """``function()``'s result or exception; ServiceUnavailable when
+        it has not finished after ``deadline`` seconds."""
+        future: futures.Future = futures.Future()
+        self._submit(function, future)
+        try:
+            return future.result(timeout=deadline)
+        except futures.TimeoutError:
+            future.cancel()
+            raise exception.ServiceUnavailable(
+                reason=f'no engine answered within {deadline:g} s (the '
+                       f'message bus or every engine is down or busy); '
+                       f'retry later') from None
+
+    def _submit(self, function: Callable[[], Any],
+                future: futures.Future) -> None:
+        with self._lock:
+            if self._pid != os.getpid():
+                # Threads do not survive a fork: start afresh in a child.
+                self._pid = os.getpid()
+                self._queue = queue.SimpleQueue()
+                self._threads = self._pending = 0
+            self._pending += 1
+            self._queue.put((function, future))
+            if self._pending > self._threads and self._threads < self.size:
+                self._threads += 1
+                threading.Thread(target=self._work, args=(self._queue,),
+                                 name='rpc-call', daemon=True).start()
+
+    def _work(self, calls: queue.SimpleQueue) -> None:
+        while True:
+            function, future = calls.get()
+            if not future.set_running_or_notify_cancel():
+                self._done(calls)  # its caller gave up before it started
+                continue
+            try:
+                result = function()
+            except BaseException as exc:  # handed to the caller
+                self._done(calls)
+                future.set_exception(exc)
+            else:
+                # Free before the caller hears back: its next call finds
+                # this helper idle instead of starting another.
+                self._done(calls)
+                future.set_result(result)
+
+    def _done(self, calls: queue.SimpleQueue) -> None:
+        with self._lock:
+            if calls is self._queue:
+                self._pending -= 1

@@ -79,6 +79,17 @@ opts = [
                     'for a wildcard bind_host); never the Host header of a '
                     'request. Changing it applies to documents rendered '
                     'and deployments derived afterwards.'),
+    cfg.IntOpt('max_concurrent_project_requests',
+               default=0,
+               min=0,
+               help='Project requests (/v1/...) each API worker serves at '
+                    'once; more are refused at once with 503 and '
+                    'Retry-After. Keep it below threads: the remaining '
+                    'request threads serve the agents\' metadata polls and '
+                    'signals, which are never counted, so agents stay '
+                    'served while project requests wait for a slow or '
+                    'unreachable engine, message bus or Keystone. 0 means '
+                    'three quarters of threads.'),
 ]
 
 

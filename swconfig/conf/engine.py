@@ -16,8 +16,21 @@ opts = [
     cfg.IntOpt('rpc_response_timeout',
                default=60,
                min=1,
-               help='Seconds the API waits for the engine to answer a '
-                    'call before failing with 503.'),
+               help='Seconds the API waits, at most, for a call to an '
+                    'engine as a whole: handing it to the message bus '
+                    '(reconnecting if needed) and waiting for the answer. '
+                    'Past it the request fails with 503 and Retry-After, '
+                    'even while the message bus is down.'),
+    cfg.IntOpt('rpc_send_retries',
+               default=2,
+               min=0,
+               help='How many times the API reconnects to the message bus '
+                    'to hand over one call before it gives up with 503 '
+                    '(0: no second attempt). Without a limit '
+                    'oslo.messaging retries for as long as the broker is '
+                    'down. Casts of agent signals are never retried: the '
+                    'engines\' signal sweep applies a signal whose cast '
+                    'was lost.'),
 ]
 
 

@@ -2,11 +2,20 @@
 
 Domain errors (``SwconfigException``) are declared as expected, so the
 engine does not log them as crashes and the API re-raises them as-is.
+A database outage in the engine becomes ``DatabaseUnavailable`` first:
+only swconfig's exceptions cross RPC with their class, anything else
+would reach the API as a RemoteError, a 500.
 """
 
+from collections.abc import Callable
+import functools
+import time
 from typing import Any
 
+from oslo_db import exception as db_exc
+from oslo_log import log
 import oslo_messaging as messaging
+from sqlalchemy import exc as sa_exc
 
 from swconfig.common import exception
 from swconfig.common.context import RequestContext
@@ -17,7 +26,62 @@ from swconfig.engine import rpcapi
 from swconfig.engine import servers
 from swconfig.engine import signals
 
-expected = messaging.expected_exceptions(exception.SwconfigException)
+LOG = log.getLogger(__name__)
+
+#: What a database that is down, restarting or overloaded raises: the same
+#: list the API's fault middleware answers with 503.
+DATABASE_OUTAGES = (db_exc.DBConnectionError, db_exc.DBDeadlock,
+                    sa_exc.OperationalError, sa_exc.InterfaceError)
+
+
+def database_outage_unavailable(function: Callable) -> Callable:
+    """Raise a database outage met by ``function`` as DatabaseUnavailable,
+    so the API answers 503 with Retry-After (the client retries) instead
+    of a RemoteError's 500."""
+
+    @functools.wraps(function)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return function(*args, **kwargs)
+        except DATABASE_OUTAGES as exc:
+            LOG.error('%s failed, the database is unavailable: %s',
+                      function.__name__, exc)
+            raise exception.DatabaseUnavailable(
+                reason=type(exc).__name__) from exc
+
+    return wrapper
+
+
+def refuse_late_calls(function: Callable) -> Callable:
+    """Leave a call alone when it arrives after its caller stopped
+    waiting (``RequestContext.rpc_deadline``): the message bus held it,
+    the client was answered 503 and may have retried, so applying it now
+    would apply the request twice. A call being applied when the caller
+    gives up still completes."""
+
+    @functools.wraps(function)
+    def wrapper(self: Any, context: RequestContext, *args: Any,
+                **kwargs: Any) -> Any:
+        deadline = context.rpc_deadline
+        late = time.time() - deadline if deadline is not None else 0
+        if late > 0:
+            LOG.warning('%s of request %s arrived %.1f s after its caller '
+                        'stopped waiting; not applied', function.__name__,
+                        context.request_id, late)
+            raise exception.ServiceUnavailable(
+                reason='the call arrived after its caller gave up')
+        return function(self, context, *args, **kwargs)
+
+    return wrapper
+
+
+def expected(function: Callable) -> Callable:
+    """An RPC endpoint: late calls are refused, database outages become
+    DatabaseUnavailable, and swconfig's exceptions are expected
+    (re-raised in the API as such, not logged by the engine as
+    crashes)."""
+    return messaging.expected_exceptions(exception.SwconfigException)(
+        refuse_late_calls(database_outage_unavailable(function)))
 
 
 class EngineManager:
@@ -72,5 +136,6 @@ class EngineManager:
                           server_id: str) -> None:
         servers.unregister(context, server_id)
 
+    @database_outage_unavailable
     def process_signal(self, context: RequestContext, inbox_id: int) -> None:
         signals.process(inbox_id)

@@ -16,12 +16,14 @@ API version history:
           sends it.
 """
 
+import time
 from typing import Any
 
 from oslo_log import log
 import oslo_messaging as messaging
 
 from swconfig.common import deployment_request
+from swconfig.common import exception
 from swconfig.common import rpc
 from swconfig.common.context import RequestContext
 from swconfig.conf import CONF
@@ -39,17 +41,41 @@ class EngineAPI:
     def __init__(self, topic: str | None = None) -> None:
         target = messaging.Target(topic=topic or CONF.engine.topic,
                                   version=self.RPC_API_VERSION)
+        # retry: a call gives up reconnecting to a broker that is down
+        # (oslo.messaging's default retries forever).
         self.client = rpc.get_client(
-            target, timeout=CONF.engine.rpc_response_timeout)
+            target, timeout=CONF.engine.rpc_response_timeout,
+            retry=CONF.engine.rpc_send_retries)
+        # At most one helper per request thread of an API worker.
+        self.runner = rpc.CallRunner(CONF.api.threads)
 
     def _call(self, context: RequestContext, method: str, version: str,
               **kwargs: Any) -> Any:
+        """The engine's answer, or 503 within rpc_response_timeout.
+
+        The client's timeout bounds only the wait for the reply; the
+        runner also bounds handing the call to the message bus, which
+        otherwise may wait for as long as the broker is down.
+        """
         # at_least_once: when no engine queue is bound (no engine running,
         # or just after a broker restart) fail at once with 503 instead of
         # waiting for the reply timeout on a message nobody will read.
-        return self.client.prepare(
-            version=version, transport_options=AT_LEAST_ONCE).call(
-                context, method, **kwargs)
+        prepared = self.client.prepare(version=version,
+                                       transport_options=AT_LEAST_ONCE)
+        timeout = CONF.engine.rpc_response_timeout
+        context.rpc_deadline = time.time() + timeout
+
+        def call() -> Any:
+            context.update_store()  # the helper thread logs the request id
+            try:
+                return prepared.call(context, method, **kwargs)
+            except Exception as exc:
+                if not rpc.is_transport_error(exc):
+                    raise
+                raise exception.MessagingUnavailable(
+                    reason=f'{type(exc).__name__}: {exc}') from exc
+
+        return self.runner.run(timeout, call)
 
     def create_software_config(self, context: RequestContext, name: str | None,
                                group: str | None, config: Any,
@@ -101,7 +127,9 @@ class EngineAPI:
 
         The signal is already durable: if no engine can be reached the
         cast is dropped (with a warning) and the engines' sweep applies it.
+        Applying it late is harmless, so the cast carries no deadline.
         """
+        context.rpc_deadline = None
         try:
             self.client.prepare(version='1.1', retry=0).cast(
                 context, 'process_signal', inbox_id=inbox_id)

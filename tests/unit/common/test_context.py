@@ -1,5 +1,7 @@
 """The request context: enginefacade-aware, admin-ness carried along."""
 
+import pytest
+
 from swconfig.common import context as swconfig_context
 
 
@@ -28,3 +30,11 @@ def test_admin_context_does_not_replace_the_thread_local_context():
     before = oslo_context.get_current()
     swconfig_context.get_admin_context()
     assert oslo_context.get_current() is before
+
+
+@pytest.mark.parametrize('deadline', [None, 1700000000.25])
+def test_rpc_deadline_crosses_rpc(deadline):
+    values = swconfig_context.RequestContext(
+        project_id='p1', rpc_deadline=deadline).to_dict()
+    assert swconfig_context.RequestContext.from_dict(values).rpc_deadline == (
+        deadline)

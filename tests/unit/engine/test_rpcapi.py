@@ -1,8 +1,11 @@
 """The RPC contract: EngineAPI (client) against EngineManager (server)."""
 
 import inspect
+import threading
+import time
 from unittest import mock
 
+from kombu import exceptions as kombu_exceptions
 import oslo_messaging as messaging
 from oslo_messaging import _utils as messaging_utils
 import pytest
@@ -84,14 +87,15 @@ def test_signatures_match(name):
 
 @pytest.fixture
 def client(monkeypatch):
-    """The oslo.messaging RPCClient, replaced by a mock; records the Target
-    and timeout EngineAPI asked for."""
+    """The oslo.messaging RPCClient, replaced by a mock; records the Target,
+    timeout and send retries EngineAPI asked for."""
     fake = mock.Mock(name='RPCClient')
     fake.prepare.return_value.call.return_value = {'answer': 42}
 
-    def get_client(target, version_cap=None, timeout=None):
+    def get_client(target, version_cap=None, timeout=None, retry=None):
         fake.target = target
         fake.timeout = timeout
+        fake.retry = retry
         return fake
 
     monkeypatch.setattr(rpc, 'get_client', get_client)
@@ -109,6 +113,9 @@ def test_client_target(client):
     assert client.target.topic == CONF.engine.topic
     assert client.target.version == rpcapi.RPC_API_VERSION
     assert client.timeout == CONF.engine.rpc_response_timeout
+    # Bounded: oslo.messaging's default retries sending forever.
+    assert client.retry == CONF.engine.rpc_send_retries
+    assert client.retry is not None
     assert api.client is client
     rpcapi.EngineAPI(topic='other-topic')
     assert client.target.topic == 'other-topic'
@@ -181,7 +188,9 @@ def test_method_prepares_its_version_and_sends(client, context, method,
     if rpc_method == 'call':
         assert result == {'answer': 42}
     else:
-        assert result is None
+        # A cast never reconnects: the signal is stored, and the engines'
+        # sweep applies it if the cast is lost.
+        assert prepare['retry'] == 0
     version = prepare['version']
     assert messaging_utils.version_is_compatible(rpcapi.RPC_API_VERSION,
                                                  version)
@@ -193,7 +202,9 @@ def test_process_signal_never_fails_the_request(client, context):
     engine takes the cast."""
     client.prepare.return_value.cast.side_effect = (
         messaging.MessageDeliveryFailure('no broker'))
-    assert rpcapi.EngineAPI().process_signal(context, 7) is None
+    rpcapi.EngineAPI().process_signal(context, 7)  # does not raise
+    client.prepare.return_value.cast.assert_called_once_with(
+        context, 'process_signal', inbox_id=7)
 
 
 def test_create_deployment_sends_every_field_unset_as_null(client,
@@ -225,3 +236,67 @@ def test_manager_builds_the_request_from_either_form(monkeypatch, context,
                         lambda ctx, request: seen.append(request) or {})
     call(manager.EngineManager(), context)
     assert seen == [REQUEST]
+
+
+# -- every call is bounded (the message bus may be down) ---------------------
+
+def test_call_gives_up_at_the_response_timeout(client, context, set_conf):
+    """Whatever oslo.messaging does (it may reconnect for as long as the
+    broker is down), the caller gets 503 at rpc_response_timeout."""
+    set_conf('rpc_response_timeout', 2, group='engine')
+    release = threading.Event()
+    client.prepare.return_value.call.side_effect = (
+        lambda *args, **kwargs: release.wait(60))
+    api = rpcapi.EngineAPI()
+    started = time.monotonic()
+    try:
+        with pytest.raises(exception.ServiceUnavailable) as caught:
+            api.delete_software_config(context, 'c1')
+    finally:
+        release.set()
+    elapsed = time.monotonic() - started
+    assert 2 <= elapsed < 2 + 3, elapsed
+    assert caught.value.code == 503
+    assert ('Retry-After', '5') in caught.value.headers
+    assert 'within 2 s' in caught.value.message
+
+
+@pytest.mark.parametrize('error', [
+    kombu_exceptions.OperationalError('[Errno 111] Connection refused'),
+    ConnectionRefusedError(111, 'Connection refused'),
+], ids=['kombu', 'socket'])
+def test_transport_errors_become_messaging_unavailable(client, context,
+                                                        error):
+    """A new connection to a broker that is down raises the driver's own
+    error, which the API would answer with 500."""
+    client.prepare.return_value.call.side_effect = error
+    with pytest.raises(exception.MessagingUnavailable) as caught:
+        rpcapi.EngineAPI().delete_software_config(context, 'c1')
+    assert caught.value.__cause__ is error
+    assert caught.value.code == 503
+
+
+@pytest.mark.parametrize('error', [
+    exception.ConfigNotFound(config_id='c1'),
+    messaging.MessagingTimeout('no reply'),
+    messaging.RemoteError('ValueError', 'boom'),
+], ids=['domain', 'timeout', 'remote'])
+def test_other_errors_reach_the_caller_unchanged(client, context, error):
+    client.prepare.return_value.call.side_effect = error
+    with pytest.raises(type(error)) as caught:
+        rpcapi.EngineAPI().delete_software_config(context, 'c1')
+    assert caught.value is error
+
+
+def test_calls_carry_the_time_the_api_stops_waiting(client, context):
+    """The engine refuses a call that reaches it later (see
+    test_manager_outages.py); a cast has no deadline."""
+    timeout = CONF.engine.rpc_response_timeout
+    before = time.time()
+    rpcapi.EngineAPI().delete_software_config(context, 'c1')
+    sent = client.prepare.return_value.call.call_args.args[0]
+    assert before + timeout <= sent.rpc_deadline <= time.time() + timeout
+
+    rpcapi.EngineAPI().process_signal(context, 7)
+    assert client.prepare.return_value.cast.call_args.args[0].rpc_deadline is (
+        None)

@@ -1,0 +1,142 @@
+"""Bounded RPC waits: CallRunner and the transport errors it recognises."""
+
+import threading
+import time
+
+import amqp.exceptions
+from kombu import exceptions as kombu_exceptions
+import oslo_messaging as messaging
+import pytest
+
+from swconfig.common import exception
+from swconfig.common import rpc
+from swconfig.conf import CONF
+
+
+def _helpers() -> int:
+    return sum(1 for thread in threading.enumerate()
+               if thread.name == 'rpc-call')
+
+
+@pytest.fixture
+def release():
+    """Set at the end of the test, so no helper thread stays blocked."""
+    event = threading.Event()
+    yield event
+    event.set()
+
+
+def test_result_and_exception_pass_through():
+    runner = rpc.CallRunner(2)
+    assert runner.run(5, lambda: {'answer': 42}) == {'answer': 42}
+    error = exception.ConfigNotFound(config_id='c1')
+
+    def fail():
+        raise error
+
+    with pytest.raises(exception.ConfigNotFound) as caught:
+        runner.run(5, fail)
+    assert caught.value is error
+
+
+def test_deadline_bounds_a_call_that_hangs(release):
+    runner = rpc.CallRunner(1)
+    started = time.monotonic()
+    with pytest.raises(exception.ServiceUnavailable) as caught:
+        runner.run(2, lambda: release.wait(60))
+    elapsed = time.monotonic() - started
+    assert 2 <= elapsed < 2 + 3, elapsed
+    assert caught.value.code == 503
+    assert 'within 2 s' in caught.value.message
+
+
+def test_a_call_queued_past_its_deadline_never_runs(release):
+    """With every helper stuck, a new call waits in line, fails at its
+    deadline, and is dropped: it must not reach an engine later (its
+    client was already told 503)."""
+    runner = rpc.CallRunner(1)
+    ran = []
+    first_started = threading.Event()
+
+    def stuck():
+        first_started.set()
+        release.wait(60)
+        ran.append('stuck')
+
+    caller = threading.Thread(
+        target=lambda: pytest.raises(exception.ServiceUnavailable,
+                                     runner.run, 2, stuck))
+    caller.start()
+    assert first_started.wait(10)
+    with pytest.raises(exception.ServiceUnavailable):
+        runner.run(2, lambda: ran.append('queued'))
+    release.set()
+    caller.join(10)
+    # The one helper serves calls in order: once this one ran, the queued
+    # call was taken (and dropped) before it.
+    assert runner.run(10, lambda: ran.append('after') or 'done') == 'done'
+    assert ran == ['stuck', 'after']
+
+
+def test_helpers_are_bounded(release):
+    runner = rpc.CallRunner(2)
+    before = _helpers()
+    entered = threading.Semaphore(0)
+
+    def stuck():
+        entered.release()
+        release.wait(60)
+
+    callers = [threading.Thread(
+        target=lambda: pytest.raises(exception.ServiceUnavailable,
+                                     runner.run, 2, stuck))
+        for _ in range(4)]
+    for caller in callers:
+        caller.start()
+    assert entered.acquire(timeout=10) and entered.acquire(timeout=10)
+    for caller in callers:
+        caller.join(10)
+    assert _helpers() - before == 2
+    release.set()
+
+
+def test_helpers_are_reused():
+    runner = rpc.CallRunner(4)
+    before = _helpers()
+    for number in range(20):
+        assert runner.run(5, lambda n=number: n) == number
+    assert _helpers() - before == 1
+
+
+@pytest.mark.parametrize('error', [
+    kombu_exceptions.OperationalError('[Errno 111] Connection refused'),
+    amqp.exceptions.ConnectionForced('broker shutting down'),
+    ConnectionRefusedError(111, 'Connection refused'),
+    TimeoutError('timed out'),
+])
+def test_transport_errors(error):
+    assert rpc.is_transport_error(error)
+
+
+@pytest.mark.parametrize('error', [
+    messaging.MessagingTimeout('no reply'),
+    messaging.MessageDeliveryFailure('no broker'),
+    exception.ServiceUnavailable(reason='x'),
+    ValueError('a bug'),
+])
+def test_other_errors_are_not_transport_errors(error):
+    assert not rpc.is_transport_error(error)
+
+
+def test_client_has_the_retry_and_timeout_asked_for(monkeypatch):
+    """Both reach oslo.messaging (its send retries forever without
+    ``retry``), also for a prepared call context."""
+    transport = messaging.get_rpc_transport(CONF, url='fake://')
+    monkeypatch.setattr(rpc, '_TRANSPORT', transport)
+    try:
+        client = rpc.get_client(messaging.Target(topic='t'), timeout=7,
+                                retry=3)
+        prepared = client.prepare(version='1.0')
+        assert (prepared.retry, prepared.timeout) == (3, 7)
+    finally:
+        transport.cleanup()
