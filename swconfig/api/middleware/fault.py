@@ -57,11 +57,24 @@ def _unavailable(exc: BaseException) -> exception.ServiceUnavailable | None:
     if isinstance(exc, messaging.MessageDeliveryFailure):
         return exception.MessagingUnavailable(reason=str(exc))
     if isinstance(exc, (db_exc.DBConnectionError, db_exc.DBDeadlock,
-                        sa_exc.OperationalError, sa_exc.InterfaceError)):
+                        db_exc.DBNonExistentDatabase,
+                        sa_exc.OperationalError, sa_exc.InterfaceError)
+                  ) or _dbapi_outage(exc):
         # Connection lost or refused, lock timeouts, a database shutting
         # down: all of them pass, so the client is asked to retry.
         return exception.DatabaseUnavailable(reason=type(exc).__name__)
     return None
+
+
+_DBAPI_OUTAGES = frozenset({'OperationalError', 'InterfaceError'})
+
+
+def _dbapi_outage(exc: BaseException) -> bool:
+    """A driver's own OperationalError or InterfaceError (every DB-API
+    module defines both): the agent path runs its statements on driver
+    connections directly, so SQLAlchemy never wraps what they raise."""
+    return any(cls.__name__ in _DBAPI_OUTAGES
+               for cls in type(exc).__mro__)
 
 
 def exception_response(exc: BaseException,

@@ -1,11 +1,15 @@
-"""Heat's error body, produced by the FaultWrapper (heat-compat.md §1.1)."""
+"""Heat's error body, produced by the FaultWrapper
+(doc/source/reference/rest-rules.rst)."""
 
 import json
+import sqlite3
 import sys
 
 from oslo_db import exception as db_exc
 import oslo_messaging as messaging
 from oslo_messaging._drivers import common as messaging_common
+import psycopg2
+import pymysql
 import pytest
 import webob
 import webob.dec
@@ -256,6 +260,18 @@ def test_error_response_is_utf8_json():
      'The database is unavailable: DBConnectionError'),
     (db_exc.DBDeadlock('deadlock'),
      'The database is unavailable: DBDeadlock'),
+    (db_exc.DBNonExistentDatabase('swconfig'),
+     'The database is unavailable: DBNonExistentDatabase'),
+    # The agent path's statements run on driver connections: what the
+    # drivers raise arrives unwrapped.
+    (pymysql.err.OperationalError(2003, "Can't connect to MySQL server"),
+     'The database is unavailable: OperationalError'),
+    (pymysql.err.InterfaceError(0, ''),
+     'The database is unavailable: InterfaceError'),
+    (psycopg2.OperationalError('connection refused'),
+     'The database is unavailable: OperationalError'),
+    (sqlite3.OperationalError('disk I/O error'),
+     'The database is unavailable: OperationalError'),
 ])
 def test_backend_outages_are_503_with_retry_after(error, message):
     response = _call(_raising(error))
