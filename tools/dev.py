@@ -4,11 +4,16 @@
 The only prerequisite is python3: this script creates ``.venv`` next to the
 repository and installs swconfig (editable) into it: with its runtime
 requirements only for ``serve``, with the test requirements as well for
-``test``. It installs again only when a requirements file or ``setup.cfg``
-changed, and shows pip's output only when pip fails.
+``test``, with the documentation tools as well for ``docs``. It installs
+again only when a requirements file or ``setup.cfg`` changed, and shows
+pip's output only when pip fails.
 
     python3 tools/dev.py serve [--port N] [swconfig-all args...]
     python3 tools/dev.py test [pytest args...]
+    python3 tools/dev.py docs        # doc/build/html, warnings are errors
+    python3 tools/dev.py releasenotes  # check them, print them as rst
+    python3 tools/dev.py genconfig   # etc/swconfig/swconfig.conf.sample
+    python3 tools/dev.py genpolicy   # etc/swconfig/policy.yaml.sample
 """
 
 import hashlib
@@ -23,7 +28,27 @@ VENV = pathlib.Path(os.environ.get('SWCONFIG_VENV', ROOT / '.venv'))
 BIN = VENV / 'bin'
 # What each command needs installed, beyond swconfig itself (whose runtime
 # requirements come from requirements.txt, through setup.cfg).
-EXTRA_REQUIREMENTS = {'serve': [], 'test': ['test-requirements.txt']}
+EXTRA_REQUIREMENTS = {
+    'serve': [],
+    'test': ['test-requirements.txt'],
+    # The test requirements too: one venv serves both, with no reinstall
+    # when switching between them.
+    'docs': ['test-requirements.txt', 'doc/requirements.txt'],
+    'releasenotes': ['test-requirements.txt', 'doc/requirements.txt'],
+    'genconfig': [],
+    'genpolicy': [],
+}
+# What each command other than serve and test runs (tox.ini runs the same).
+COMMANDS = {
+    'docs': [['reno', 'lint'],
+             ['sphinx-build', '-W', '--keep-going', '-b', 'html',
+              'doc/source', 'doc/build/html']],
+    'releasenotes': [['reno', 'lint'], ['reno', 'report']],
+    'genconfig': [['oslo-config-generator', '--config-file',
+                   'etc/swconfig/swconfig-config-generator.conf']],
+    'genpolicy': [['oslopolicy-sample-generator', '--config-file',
+                   'etc/swconfig/swconfig-policy-generator.conf']],
+}
 
 
 def _fingerprint(files: list[str]) -> str:
@@ -45,15 +70,17 @@ def _pip_install(*args: str) -> None:
 
 def ensure_venv(command: str) -> None:
     """Create the virtualenv and install what ``command`` needs, if it is
-    not installed already (a full test install also serves)."""
+    not installed already (an install for a command that needs more
+    also serves)."""
     files = EXTRA_REQUIREMENTS[command]
-    wanted = {_fingerprint(files)}
-    if command == 'serve':
-        wanted.add(_fingerprint(EXTRA_REQUIREMENTS['test']))
+    # Any install that covers these files will do.
+    wanted = {_fingerprint(other) for other in EXTRA_REQUIREMENTS.values()
+              if set(files) <= set(other)}
     stamp = VENV / '.swconfig-installed'
     if stamp.exists() and stamp.read_text() in wanted:
         return
-    what = 'with its test requirements' if files else 'runtime requirements'
+    what = (f'with {", ".join(files)}' if files
+            else 'runtime requirements')
     print(f'Setting up {VENV} (swconfig, {what}); this takes a minute the '
           f'first time...', flush=True)
     if not (BIN / 'python').exists():
@@ -77,6 +104,19 @@ def _serve_port(args: list[str], env: dict[str, str]) -> list[str]:
     return args[:index] + args[index + 2:]
 
 
+def _run_all(commands: list[list[str]], args: list[str],
+             env: dict[str, str]) -> int:
+    """Run ``commands`` from the venv in turn (extra ``args`` go to the
+    last one); stop at the first that fails, with its exit status."""
+    for index, (program, *rest) in enumerate(commands):
+        extra = args if index == len(commands) - 1 else []
+        code = subprocess.run([str(BIN / program), *rest, *extra],
+                              env=env).returncode
+        if code:
+            return code
+    return 0
+
+
 def main(argv: list[str]) -> int:
     if not argv or argv[0] not in EXTRA_REQUIREMENTS:
         print(__doc__, file=sys.stderr)
@@ -84,11 +124,13 @@ def main(argv: list[str]) -> int:
     ensure_venv(argv[0])
     env = dict(os.environ, PATH=f'{BIN}{os.pathsep}{os.environ["PATH"]}',
                VIRTUAL_ENV=str(VENV))
+    os.chdir(ROOT)
+    if argv[0] in COMMANDS:
+        return _run_all(COMMANDS[argv[0]], argv[1:], env)
     if argv[0] == 'serve':
         cmd = [str(BIN / 'swconfig-all'), *_serve_port(argv[1:], env)]
     else:
         cmd = [str(BIN / 'python'), '-m', 'pytest', *argv[1:]]
-    os.chdir(ROOT)
     os.execve(cmd[0], cmd, env)  # noqa: S606 - replaces this process
     return 0  # not reached
 

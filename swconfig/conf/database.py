@@ -1,5 +1,7 @@
 """The [database] group: oslo.db's options with swconfig's defaults."""
 
+import copy
+
 from oslo_config import cfg
 from oslo_db import options as db_options
 
@@ -16,4 +18,12 @@ def register_opts(conf: cfg.ConfigOpts) -> None:
 
 
 def list_opts() -> list:
-    return db_options.list_opts()
+    """oslo.db's options with the defaults register_opts gives them, so
+    the sample config shows what swconfig really uses (copies: oslo.db's
+    own option objects stay untouched)."""
+    groups = copy.deepcopy(db_options.list_opts())
+    for _group, opts in groups:
+        for opt in opts:
+            if opt.dest == 'max_retries':
+                opt.default = 0
+    return groups

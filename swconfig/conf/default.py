@@ -19,6 +19,7 @@ opts = [
     cfg.StrOpt('state_path',
                default=os.path.join(os.path.expanduser('~'), '.local',
                                     'share', 'swconfig'),
+               sample_default='<home directory>/.local/share/swconfig',
                help='Directory where swconfig keeps local state, such as '
                     'the SQLite database of the embedded default. Created '
                     'if missing.'),

@@ -2,8 +2,8 @@
 
 Heat builds the derived config in its template resource or in the client;
 swconfig builds it here, once, for every client. The derived config is the
-source config with each input given its ``value`` and the ``deploy_*``
-inputs of the chosen signal transport appended (heat-compat.md §4).
+source config with each input given its ``value`` and the ``deploy_*`` inputs
+of the chosen signal transport appended (doc/source/reference/derivation.rst).
 """
 
 from typing import Any

@@ -1,11 +1,11 @@
 """The agent path end to end, with the real agents, on two backends.
 
 A user creates a script config and deploys it with server-side
-derivation; the real os-collect-config polls the server's signed
-metadata URL, heat-agents' 55-heat-config runs the script through the
-``script`` hook and heat-config-notify PUTs the result to the signed
-signal URL; the API stores it and an engine applies it (heat-compat.md
-Part B §3.2, Part C §2-3).
+derivation; the real os-collect-config polls the server's signed metadata
+URL, heat-agents' 55-heat-config runs the script through the ``script``
+hook and heat-config-notify PUTs the result to the signed signal URL; the
+API stores it and an engine applies it (doc/source/reference/signals.rst,
+doc/source/reference/agents.rst).
 
 Every test runs on the embedded ``swconfig-all`` (SQLite, in-process RPC)
 and on separate ``swconfig-api`` + ``swconfig-engine`` over the real

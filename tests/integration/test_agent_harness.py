@@ -1,7 +1,7 @@
 """Self-test of tests/fixtures/agents.py against a tiny stand-in server.
 
 The stand-in plays swconfig's part: it serves a Heat-shaped metadata
-document (heat-compat.md Part B §6) to os-collect-config's request
+document (doc/source/reference/metadata.rst) to os-collect-config's request
 collector and records the signals heat-config-notify sends back.
 """
 

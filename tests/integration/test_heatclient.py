@@ -31,7 +31,8 @@ OUTPUTS = [
 ]
 OPTIONS = {'enable_hiera': True, 'tags': ['a', 'b']}
 
-# The same schema after the server's normalisation (heat-compat.md §2.3).
+# The same schema after the server's normalisation
+# (doc/source/reference/config-io.rst).
 NORMALISED_INPUTS = [
     {'name': 'count', 'type': 'Number', 'default': 3,
      'description': 'how many'},

@@ -7,7 +7,8 @@ by swconfig-manage. The identities come from ``tests.fixtures.keystone``:
 projects A and B, a member and a reader of A, an admin of A only, a member
 of B, and the bootstrap admin of the cloud-admin project.
 
-Expected behaviour (heat-compat.md Part B §1.1, §8; design.md §3): a path
+Expected behaviour (doc/source/reference/rest-rules.rst,
+doc/source/reference/rbac.rst): a path
 tenant other than the token's project is 403 ``HTTPForbidden``; another
 project's config or deployment is 404, exactly as if it did not exist;
 another project's server is refused explicitly with 403

@@ -1,5 +1,5 @@
 """Signals are durable before they are acknowledged, and only the signal
-URL of the current action changes a deployment (design.md §2-3).
+URL of the current action changes a deployment (doc/source/architecture.rst).
 
 * An engine killed (SIGKILL) after the API accepted a signal and before
   any engine applied it: a new engine applies it, exactly once.

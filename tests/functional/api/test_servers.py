@@ -1,4 +1,5 @@
-"""Server ownership: a server belongs to one project (design.md §3)."""
+"""Server ownership: a server belongs to one project
+(doc/source/user/servers.rst)."""
 
 from tests.functional.api import helpers
 from tests.functional.api.helpers import assert_error

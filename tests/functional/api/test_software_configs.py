@@ -1,4 +1,5 @@
-"""Scenarios for /v1/{tenant_id}/software_configs (heat-compat.md §1.3)."""
+"""Scenarios for /v1/{tenant_id}/software_configs
+(doc/source/reference/configs.rst)."""
 
 import pytest
 

@@ -1,4 +1,5 @@
-"""Heat's response representations (heat-compat.md §1.3, §1.4, §6)."""
+"""Heat's response representations (doc/source/reference/deployments.rst,
+doc/source/reference/metadata.rst)."""
 
 import datetime
 

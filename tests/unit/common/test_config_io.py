@@ -1,4 +1,5 @@
-"""Heat's normal form of config inputs/outputs (heat-compat.md §2.3)."""
+"""Heat's normal form of config inputs/outputs
+(doc/source/reference/config-io.rst)."""
 
 import pytest
 

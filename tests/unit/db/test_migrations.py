@@ -1,6 +1,6 @@
-"""The alembic migrations: one head, the schema the models describe on
-every backend, upgrades that can run again (conventions.md §5), and rows
-written at each revision carried intact to head.
+"""The alembic migrations: one head, the schema the models describe on every
+backend, upgrades that can run again (doc/source/reference/development.rst),
+and rows written at each revision carried intact to head.
 
 Each test gets a fresh database: a SQLite file, or a scratch database on
 the real MariaDB and PostgreSQL (started if down, never skipped).

@@ -1,4 +1,5 @@
-"""Heat's per-project quotas (heat-compat.md §1.3 create, §1.4 create)."""
+"""Heat's per-project quotas (doc/source/reference/configs.rst,
+doc/source/reference/deployments.rst)."""
 
 import pytest
 

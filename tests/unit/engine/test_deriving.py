@@ -1,6 +1,6 @@
-"""Server-side derivation (heat-compat.md §4): ``deriving.derive`` builds the
-config an agent receives from a source config, the input values and the
-signal transport."""
+"""Server-side derivation (doc/source/reference/derivation.rst):
+``deriving.derive`` builds the config an agent receives from a source
+config, the input values and the signal transport."""
 
 import copy
 import urllib.parse

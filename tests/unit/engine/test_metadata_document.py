@@ -1,6 +1,6 @@
 """The pre-rendered agent document (swconfig.engine.metadata): which
-deployments it holds, their order (heat-compat.md §6.1, with null names
-first), and byte-for-byte stable JSON so that its ETag only changes when
+deployments it holds, their order (doc/source/reference/metadata.rst, with null
+names first), and byte-for-byte stable JSON so that its ETag only changes when
 its content does."""
 
 import datetime
@@ -79,8 +79,8 @@ def test_a_finished_one_off_action_leaves(action, status):
 
 @pytest.mark.parametrize('status', [None, 'WAITING'])
 def test_a_one_off_action_that_has_not_finished_stays(status):
-    # heat-compat.md §3.1: only COMPLETE and FAILED are final; any other
-    # value, null included, means "keep waiting", so the agent must still
+    # doc/source/reference/signals.rst: only COMPLETE and FAILED are final; any
+    # other value, null included, means "keep waiting", so the agent must still
     # see the config it has to run.
     assert metadata.stays_in_document(deployment_row('BACKUP', status))
 

@@ -1,5 +1,5 @@
 """``signals.interpret``: Heat's rules for turning a signal into deployment
-values (heat-compat.md §3.2, steps 3-9), plus swconfig's progress signals.
+values (doc/source/reference/signals.rst), plus swconfig's progress signals.
 """
 
 import copy

@@ -1,4 +1,5 @@
-"""Query parameters with Heat's messages (heat-compat.md §1.3 List)."""
+"""Query parameters with Heat's messages
+(doc/source/reference/rest-rules.rst)."""
 
 import pytest
 
