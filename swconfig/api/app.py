@@ -2,10 +2,15 @@
 
 ``swconfig.api.router.Router`` is outermost: it matches every request
 against the route table once. The agents' signed URLs go straight to
-``AgentApp`` (the hot path, no middleware). Everything else passes the
-request id and the error body (every failure becomes Heat's JSON error
-body), and then:
+``AgentApp`` (the hot path, no middleware). Everything else passes, in
+this order, the request id (outermost: every answer carries
+``x-openstack-request-id``, errors included), CORS (``[cors]``), the
+proxy headers (``[oslo_middleware] enable_proxy_headers_parsing``) and
+the error body (every failure becomes Heat's JSON error body), and then:
 
+* ``/healthcheck``: oslo.middleware's health check (no token; only the
+  request id in front, so its 200/503 answers reach load balancers as
+  they are);
 * public documents (versions, OpenAPI): pecan;
 * ``/v1/{tenant_id}/...``: a bound on how many run at once (so agents
   always find a request thread), authentication (keystonemiddleware
@@ -18,9 +23,12 @@ from typing import Any
 
 from keystonemiddleware import auth_token
 from oslo_log import log
+from oslo_middleware import cors
+from oslo_middleware import http_proxy_to_wsgi
 from oslo_middleware import request_id
 
 from swconfig.api import agent
+from swconfig.api import healthcheck
 from swconfig.api import hooks
 from swconfig.api import router
 from swconfig.api.middleware import concurrency
@@ -38,8 +46,17 @@ from swconfig.engine import rpcapi
 LOG = log.getLogger(__name__)
 
 
-def _with_request_id_and_errors(app: Any) -> Any:
-    return request_id.RequestId(fault.FaultWrapper(app, debug=CONF.debug))
+def _front(app: Any) -> Any:
+    """The middleware every request but the agents' passes first."""
+    app = fault.FaultWrapper(app, debug=CONF.debug)
+    app = http_proxy_to_wsgi.HTTPProxyToWSGI(app, CONF)
+    app = cors.CORS(app, CONF)
+    return request_id.RequestId(app)
+
+
+def _not_found(environ: dict, start_response: Any) -> Any:
+    """What the health check passes on: a request it ignores."""
+    raise exception.RouteNotFound()
 
 
 def _authenticated(app: Any) -> Any:
@@ -71,5 +88,8 @@ def setup_app() -> router.Router:
         _authenticated(ratelimit.WriteRateLimiter(pecan_app)))
     return router.Router(
         router.RouteTable(), agent.AgentApp(engine_api),
-        public_app=_with_request_id_and_errors(pecan_app),
-        project_app=_with_request_id_and_errors(project_app))
+        public_app=_front(pecan_app),
+        project_app=_front(project_app),
+        # The health check's own 200/503 answers go out as they are.
+        health_app=request_id.RequestId(healthcheck.health_app(
+            CONF, fault.FaultWrapper(_not_found, debug=CONF.debug))))

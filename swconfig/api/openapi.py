@@ -304,6 +304,15 @@ def _deployment_links() -> dict:
     return links
 
 
+#: oslo.middleware's health check answer (not the standard error body).
+_HEALTH = {'type': 'object', 'required': ['reasons', 'detailed'],
+           'properties': {
+               'reasons': {'type': 'array', 'description': 'What each '
+                           'check found (more with [healthcheck] '
+                           'detailed).'},
+               'detailed': {'type': 'boolean'}}}
+
+
 def _root_paths() -> dict:
     return {
         urls.ROOT: {'get': _op('listVersions', 'API versions.',
@@ -315,6 +324,23 @@ def _root_paths() -> dict:
             {'200': {'description': 'The OpenAPI document.',
                      'content': {JSON: {'schema': {'type': 'object'}}}}},
             'versions')},
+        urls.HEALTHCHECK: {
+            'get': _op(
+                'getHealthcheck', 'Whether this API worker can serve: the '
+                'database answers and the message bus accepts connections '
+                '(for load balancers; no token).',
+                {'200': {'description': 'Healthy; the reasons as text, '
+                                        'JSON or HTML (Accept).',
+                         'content': {JSON: {'schema': _HEALTH}}},
+                 '503': {'description': 'A check failed; the same body.',
+                         'content': {JSON: {'schema': _HEALTH}}}},
+                'health', security=_PUBLIC),
+            'head': _op(
+                'headHealthcheck', 'The same check, without a body.',
+                {'204': {'description': 'Healthy.'},
+                 '503': {'description': 'A check failed.'}},
+                'health', security=_PUBLIC),
+        },
     }
 
 

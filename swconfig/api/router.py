@@ -8,6 +8,8 @@ the match on by the route's access:
 * ``AGENT``: the agents' signed URLs, served by ``swconfig.api.agent``
   without Keystone or any other middleware (the hot path);
 * ``PUBLIC``: the version and OpenAPI documents, without a token;
+* ``HEALTH``: the health check, without a token (``swconfig.api.
+  healthcheck``);
 * ``PROJECT``: everything under ``/v1/{tenant_id}``, through
   authentication and the rate limiter to pecan.
 
@@ -40,6 +42,7 @@ from swconfig.common import urls
 AGENT = 'agent'
 PUBLIC = 'public'
 PROJECT = 'project'
+HEALTH = 'health'
 #: Where the match is kept in the WSGI environ for the apps behind.
 MATCH_KEY = 'swconfig.route'
 
@@ -55,10 +58,18 @@ class Route:
         return tuple(_segments(self.template))
 
 
+def _served_by_the_health_app() -> None:
+    """The health route's methods: ``Router`` hands the request to
+    oslo.middleware's health check app, which never calls this."""
+    raise exception.RouteNotFound()
+
+
 ROUTES: tuple[Route, ...] = (
     Route(urls.ROOT, {'GET': versions.root}, PUBLIC),
     Route(urls.V1, {'GET': versions.v1}, PUBLIC),
     Route(urls.OPENAPI, {'GET': openapi.document}, PUBLIC),
+    Route(urls.HEALTHCHECK, {'GET': _served_by_the_health_app,
+                             'HEAD': _served_by_the_health_app}, HEALTH),
     Route(urls.CONFIGS, {'GET': configs.index, 'POST': configs.create}),
     Route(urls.CONFIG, {'GET': configs.show, 'DELETE': configs.delete}),
     Route(urls.DEPLOYMENTS, {'GET': deployments.index,
@@ -185,11 +196,13 @@ class Router:
     """The outermost WSGI app: match once, then hand on by access."""
 
     def __init__(self, table: RouteTable, agent_app: agent.AgentApp,
-                 public_app: Any, project_app: Any) -> None:
+                 public_app: Any, project_app: Any,
+                 health_app: Any = None) -> None:
         self.table = table
         self.agent_app = agent_app
         self.public_app = public_app
         self.project_app = project_app
+        self.health_app = health_app
 
     def __call__(self, environ: dict, start_response: Any) -> Any:
         path = environ.get('PATH_INFO', '')
@@ -207,8 +220,11 @@ class Router:
                 return self.agent_app.serve(match.handler, match.args,
                                             environ, start_response)
         environ[MATCH_KEY] = match
-        if match.route is not None and match.route.access == PUBLIC:
+        access = match.route.access if match.route is not None else None
+        if access == PUBLIC:
             return self.public_app(environ, start_response)
+        if access == HEALTH and self.health_app is not None:
+            return self.health_app(environ, start_response)
         return self.project_app(environ, start_response)
 
 

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from concurrent import futures
 import os
 import queue
+import socket
 import threading
 from typing import Any
 
@@ -27,12 +28,17 @@ from swconfig.common.context import RequestContext
 ALLOWED_EXMODS = ['swconfig.common.exception']
 
 _TRANSPORT: messaging.Transport | None = None
+_URL: messaging.TransportURL | None = None
+#: oslo.messaging drivers that need no server (in-process or none).
+_SERVERLESS = frozenset({'fake'})
+#: The broker port of a driver when the URL gives none.
+_DEFAULT_PORTS = {'rabbit': 5672, 'amqp': 5672, 'kafka': 9092}
 
 
 def init(conf: cfg.ConfigOpts, default_url: str | None = None) -> None:
     """Create the transport; ``default_url`` applies only when
     ``transport_url`` is not configured (swconfig-all uses ``fake://``)."""
-    global _TRANSPORT
+    global _TRANSPORT, _URL
     messaging.set_transport_defaults(control_exchange='swconfig')
     messaging.TransportURL.parse(conf)  # registers transport_url
     # oslo.messaging's own default is 'rabbit://', never empty: "not
@@ -40,8 +46,31 @@ def init(conf: cfg.ConfigOpts, default_url: str | None = None) -> None:
     location = conf.get_location('transport_url').location
     configured = location is not cfg.Locations.opt_default
     url = conf.transport_url if configured or not default_url else default_url
+    _URL = messaging.TransportURL.parse(conf, url)
     _TRANSPORT = messaging.get_rpc_transport(
         conf, url=url, allowed_remote_exmods=ALLOWED_EXMODS)
+
+
+def bus_problem(timeout: float) -> str | None:
+    """Why the message bus is unreachable: None when the transport is
+    in-process or one of its brokers accepts a connection within
+    ``timeout`` seconds (for the health check: it opens no AMQP session
+    and sends nothing)."""
+    if _URL is None:
+        return 'messaging is not initialised'
+    if _URL.transport in _SERVERLESS:
+        return None
+    port = _DEFAULT_PORTS.get(_URL.transport)
+    problems = []
+    for host in _URL.hosts or [messaging.TransportHost('localhost')]:
+        address = (host.hostname or 'localhost', host.port or port)
+        try:
+            socket.create_connection(address, timeout=timeout).close()
+        except OSError as exc:
+            problems.append(f'{address[0]}:{address[1]}: {exc}')
+        else:
+            return None
+    return '; '.join(problems)
 
 
 def cleanup() -> None:

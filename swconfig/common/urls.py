@@ -18,6 +18,7 @@ from swconfig.conf import CONF
 ROOT = '/'
 V1 = '/v1'
 OPENAPI = '/v1/openapi.json'
+HEALTHCHECK = '/healthcheck'
 
 PROJECT = '/v1/{tenant_id}'
 CONFIGS = PROJECT + '/software_configs'

@@ -7,6 +7,7 @@ from swconfig.conf import api
 from swconfig.conf import database
 from swconfig.conf import default
 from swconfig.conf import engine
+from swconfig.conf import middleware
 
 CONF = cfg.CONF
 
@@ -15,3 +16,4 @@ agent.register_opts(CONF)
 api.register_opts(CONF)
 database.register_opts(CONF)
 engine.register_opts(CONF)
+middleware.register_opts(CONF)

@@ -5,6 +5,7 @@ from swconfig.conf import api
 from swconfig.conf import database
 from swconfig.conf import default
 from swconfig.conf import engine
+from swconfig.conf import middleware
 
 #: The libraries whose options go into swconfig's sample configuration
 #: (etc/swconfig/swconfig-config-generator.conf): they are read from the
@@ -26,4 +27,5 @@ def list_opts() -> list:
         (api.group, api.opts),
         (engine.group, engine.opts),
         *database.list_opts(),
+        *middleware.list_opts(),
     ]

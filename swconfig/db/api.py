@@ -19,6 +19,7 @@ from swconfig.common import states
 from swconfig.common.context import RequestContext
 from swconfig.db import joins
 from swconfig.db import models
+from swconfig.db import session
 from swconfig.db.agent_path import agent_server_document
 from swconfig.db.agent_path import agent_signal_insert
 from swconfig.db.agent_path import agent_signal_target
@@ -38,7 +39,7 @@ from swconfig.db.signals import software_deployments_apply
 # The facade: what the API and the engine may call. The signal inbox and
 # the agents' hot path live in modules of their own and are part of it.
 __all__ = [
-    'reader', 'writer',
+    'reader', 'writer', 'ping',
     # software configs
     'software_config_create', 'software_config_get',
     'software_config_get_all', 'software_config_count',
@@ -517,3 +518,10 @@ def server_document_store(context: RequestContext, server_id: str,
         'revision': expected_revision + 1,
         'now': timeutils.utcnow()}).rowcount
     return changed == 1
+
+
+def ping() -> None:
+    """One round trip to the database (for the health check); raises
+    what the driver raises when it is unreachable."""
+    with session.get_engine().connect() as connection:
+        connection.execute(sa.text('SELECT 1'))

@@ -1,0 +1,88 @@
+"""``/healthcheck`` reports the database and the message bus, for real.
+
+swconfig-api and an engine run on a private MariaDB server and a private
+RabbitMQ node, which the test stops and starts again: a load balancer
+must see the worker fail (503) while either is down and come back after.
+"""
+
+import contextlib
+import os
+import time
+
+import pytest
+import requests
+
+from tests.fixtures import agent_stacks
+from tests.fixtures import private_db
+
+#: Bound on how long the health check may take to see a change.
+SEES_WITHIN = 30
+
+
+@pytest.fixture(scope='module')
+def outage_stack(tmp_path_factory):
+    workdir = str(tmp_path_factory.mktemp('healthcheck'))
+    with contextlib.ExitStack() as cleanup:
+        broker = agent_stacks.PrivateRabbitMQ(os.path.join(workdir, 'mq'))
+        broker.start()
+        cleanup.callback(broker.stop)
+        server, db_url = cleanup.enter_context(private_db.private_database(
+            'mysql', os.path.join(workdir, 'mariadb')))
+        stack = cleanup.enter_context(agent_stacks.separate_stack(
+            os.path.join(workdir, 'stack'), db_url, broker.url,
+            name='healthcheck'))
+        yield stack, server, broker
+
+
+def _health(stack) -> tuple[int, list[str]]:
+    reply = requests.get(stack.base_url + '/healthcheck', timeout=10,
+                         headers={'Accept': 'application/json'})
+    assert reply.headers['x-openstack-request-id'].startswith('req-')
+    assert 'reasons' in reply.json(), reply.text
+    return reply.status_code, reply.json()['reasons']
+
+
+def _wait_for(stack, status: int) -> list[str]:
+    deadline = time.monotonic() + SEES_WITHIN
+    while True:
+        code, reasons = _health(stack)
+        if code == status:
+            return reasons
+        if time.monotonic() > deadline:
+            raise AssertionError(f'/healthcheck still answers {code} '
+                                 f'({reasons}), not {status}\n'
+                                 f'{stack.log_tail()}')
+        time.sleep(0.2)
+
+
+def test_healthy_without_a_token(outage_stack):
+    stack, _server, _broker = outage_stack
+    code, reasons = _health(stack)
+    assert code == 200
+    assert sorted(reasons) == ['database OK', 'message bus OK']
+    head = requests.head(stack.base_url + '/healthcheck', timeout=10)
+    assert head.status_code == 204
+
+
+def test_database_down_is_unhealthy(outage_stack):
+    stack, server, _broker = outage_stack
+    server.stop()
+    try:
+        reasons = _wait_for(stack, 503)
+        assert 'database unavailable' in reasons
+        assert 'message bus OK' in reasons
+    finally:
+        server.start()
+    assert sorted(_wait_for(stack, 200)) == ['database OK', 'message bus OK']
+
+
+def test_message_bus_down_is_unhealthy(outage_stack):
+    stack, _server, broker = outage_stack
+    broker.stop_app()
+    try:
+        reasons = _wait_for(stack, 503)
+        assert 'message bus unavailable' in reasons
+        assert 'database OK' in reasons
+    finally:
+        broker.start_app()
+    assert sorted(_wait_for(stack, 200)) == ['database OK', 'message bus OK']
