@@ -1,4 +1,4 @@
-"""The results table, the targets of issue 5, and benchmarks/README.rst."""
+"""The results table, the targets of issues 5 and 15, and the README."""
 
 import datetime
 import os
@@ -10,6 +10,8 @@ from benchmarks import phases
 
 MB = 1024 * 1024
 README = os.path.join(os.path.dirname(__file__), 'README.rst')
+#: The label of the in-memory reference's polls (benchmarks.reference).
+REFERENCE = 'reference (in-memory)'
 START = '.. results-start'
 END = '.. results-end'
 
@@ -33,10 +35,21 @@ def _rst_table(header: list[str], lines: list[list[str]]) -> str:
     return '\n'.join(out)
 
 
+def of_reference(rows: list[phases.Row], row: phases.Row) -> float | None:
+    """A closed-loop poll's req/s as a fraction of the in-memory
+    reference's under the same server, in the same run."""
+    reference = _find(rows, row.setup, f'poll {REFERENCE}')
+    if (reference is None or not row.phase.startswith('poll ')
+            or row.extra.get('rate') or not reference.result.rate):
+        return None
+    return row.result.rate / reference.result.rate
+
+
 def results_table(rows: list[phases.Row]) -> str:
-    header = ['setup', 'phase', 'requests', 'req/s', 'p50 ms', 'p99 ms',
-              'errors', 'API CPU %', 'DB CPU %', 'engines CPU %',
-              'client CPU %', 'others CPU %', 'server CPU us/req']
+    header = ['setup', 'phase', 'requests', 'req/s', 'of reference',
+              'p50 ms', 'p99 ms', 'errors', 'API CPU %', 'DB CPU %',
+              'engines CPU %', 'client CPU %', 'others CPU %',
+              'server CPU us/req']
     lines = []
     for row in rows:
         if row.phase == 'idle':
@@ -44,9 +57,12 @@ def results_table(rows: list[phases.Row]) -> str:
         result = row.result
         api = row.cpu_percent('api-workers') + row.cpu_percent(
             'api-master') + row.cpu_percent('swconfig-all')
+        fraction = of_reference(rows, row)
         lines.append([
             row.setup, row.phase, str(result.requests),
-            f'{result.rate:.0f}', f'{result.p50_ms:.1f}',
+            f'{result.rate:.0f}',
+            '-' if fraction is None else f'{fraction:.0%}',
+            f'{result.p50_ms:.1f}',
             f'{result.p99_ms:.1f}', str(result.errors), f'{api:.0f}',
             f'{row.cpu_percent("mariadb"):.0f}',
             f'{row.cpu_percent("engines"):.0f}',
@@ -108,6 +124,14 @@ def targets(rows: list[phases.Row], labels: dict[str, str]
         add('poll capacity at 64 pollers (closed loop)',
             f'{result.rate:.0f} req/s, p99 {result.p99_ms:.1f} ms, '
             f'{result.errors} errors', None)
+    for setup in ('production', 'embedded'):
+        row = _find(rows, setup, f'poll {labels["main"]}')
+        fraction = None if row is None else of_reference(rows, row)
+        if fraction is not None:
+            reference = _find(rows, setup, f'poll {REFERENCE}')
+            add(f'poll >= 60% of the in-memory reference ({setup}, same '
+                f'processes)', f'{fraction:.0%} ({row.result.rate:.0f} vs '
+                f'{reference.result.rate:.0f} req/s)', fraction >= 0.6)
     small = _find(rows, 'production', f'poll {labels["small"]}')
     if main and small:
         ratio = main.server_cpu_us() / small.server_cpu_us()
@@ -168,7 +192,7 @@ def render(rows: list[phases.Row], labels: dict[str, str],
         f'Run of {when} on {machine}; {settings}.',
         results_table(rows),
         memory_table(rows),
-        _rst_table(['target (issue 5, production-like)', 'measured',
+        _rst_table(['target (issues 5 and 15)', 'measured',
                     'verdict'], targets(rows, labels)),
     ]) + '\n'
 

@@ -22,6 +22,7 @@ import tempfile
 from benchmarks import common
 from benchmarks import loadgen
 from benchmarks import phases
+from benchmarks import reference
 from benchmarks import report
 from benchmarks import seed
 from benchmarks import stack
@@ -31,6 +32,9 @@ LARGE_DB = 'swconfig_bench_large'
 SIGNAL_WARMUP = 128
 SMALL_DB = 'swconfig_bench_small'
 PHASES = ('polls', 'signals', 'creation')
+REFERENCE = report.REFERENCE
+#: swconfig-all's request threads: the default [api] threads.
+EMBEDDED_THREADS = 64
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
@@ -128,14 +132,17 @@ def _ensure_services(setups: list[str]) -> None:
         services.ensure_rabbitmq()
 
 
-def _configure_this_process(workdir: str, connection: str) -> None:
-    """Sign and render exactly as the services will (same key and
-    polling interval), and let ``seed.verify`` use the engine's code."""
+def _configure_this_process(workdir: str, connection: str,
+                            base_url: str) -> None:
+    """Sign and render exactly as the services will (same key, agent
+    URLs and polling interval), and let ``seed.verify`` use the engine's
+    code."""
     from swconfig.common import config
     path = processes.write_config(os.path.join(workdir, 'seed.conf'), {
         'DEFAULT': {'state_path': os.path.join(workdir, 'state-seed')},
         'database': {'connection': connection},
-        'agent': {'signing_keys': common.SIGNING_KEY}})
+        'agent': {'signing_keys': common.SIGNING_KEY},
+        'api': {'public_url': base_url}})
     config.parse_args(['benchmark', '--config-file', path])
 
 
@@ -183,7 +190,7 @@ def run(args: argparse.Namespace) -> list[phases.Row]:
         if os.path.exists(stale):  # a kept work directory's earlier run
             os.remove(stale)
     sqlite_url = 'sqlite:///' + sqlite_path
-    _configure_this_process(workdir, large_url)
+    _configure_this_process(workdir, large_url, base_url)
     labels = _labels(args)
     rows: list[phases.Row] = []
     try:
@@ -247,6 +254,8 @@ def _production(args: argparse.Namespace, workdir: str, port: int,
     config = stack.service_config(workdir, 'production', large_url, port,
                                   common.RABBIT_URL, args.pool_size)
     common.log('starting the production-like setup')
+    rows += _reference(args, workdir, 'production', seeded, files, wrk,
+                       polls)
     setup = stack.start_production(workdir, config, port, args.workers,
                                    args.threads, args.engines,
                                    _clients(args))
@@ -267,6 +276,26 @@ def _production(args: argparse.Namespace, workdir: str, port: int,
     finally:
         setup.stop()
     return rows
+
+
+def _reference(args: argparse.Namespace, workdir: str, name: str,
+               seeded: seed.Seeded, files: dict[str, str],
+               wrk: str | None, polls: tuple[str, ...],
+               threads: int | None = None) -> list[phases.Row]:
+    """The in-memory reference under the server of setup ``name``, polled
+    as the main group is (closed loop), before the setup starts."""
+    if not polls:
+        return []
+    common.log(f'{name}: polling the in-memory reference')
+    setup = reference.start(name, workdir, processes.free_port(),
+                            args.workers, threads or args.threads,
+                            _clients(args))
+    try:
+        return [phases.poll(setup, REFERENCE, seeded.targets['main'],
+                            files['main'], wrk, args.concurrency,
+                            args.duration, args.conditional_every)]
+    finally:
+        setup.stop()
 
 
 def _all_phases(setup: stack.Setup, name: str, db_url: str,
@@ -300,6 +329,8 @@ def _embedded(args: argparse.Namespace, workdir: str, port: int,
     rows = []
     config = stack.service_config(workdir, 'embedded', sqlite_url, port,
                                   None, args.pool_size)
+    rows += _reference(args, workdir, 'embedded', seeded, files, wrk,
+                       polls, threads=EMBEDDED_THREADS)
     common.log('starting the embedded default (swconfig-all)')
     setup = stack.start_embedded(workdir, config, port)
     rows += _all_phases(setup, 'embedded', sqlite_url, args, seeded, files,

@@ -210,7 +210,7 @@ class _Builder:
             pairs.append({'deployment': deployment, 'config': config})
             if waiting:
                 signal = common.SignalTarget(deployment_id, _local(
-                    urls.agent_signal_url(self.base_url, deployment_id, 1)))
+                    urls.agent_signal_url(deployment_id, 1)))
         document = metadata.build_document(server, pairs)
         etag = metadata.document_etag(document)
         now = self._tick()
@@ -219,7 +219,7 @@ class _Builder:
             'token_revision': 1, 'document': document, 'etag': etag,
             'document_revision': 1, 'created_at': now, 'updated_at': now})
         target = common.Target(server_id, _local(urls.agent_metadata_url(
-            self.base_url, server_id, 1)), etag)
+            server_id, 1)), etag)
         return target, signal, project
 
 

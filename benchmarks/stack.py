@@ -167,7 +167,7 @@ def start_production(workdir: str, config_file: str, port: int,
         f'api-gunicorn{tag}', gunicorn, workdir,
         env={'SWCONFIG_CONFIG_FILES': config_file}).start())
     setup = Setup('production', port, config_file, processes)
-    _wait_ready(setup)
+    wait_ready(setup)
     return setup
 
 
@@ -176,11 +176,11 @@ def start_embedded(workdir: str, config_file: str, port: int) -> Setup:
             config_file]
     process = Process('swconfig-all', argv, workdir).start()
     setup = Setup('embedded', port, config_file, [process])
-    _wait_ready(setup)
+    wait_ready(setup)
     return setup
 
 
-def _wait_ready(setup: Setup) -> None:
+def wait_ready(setup: Setup) -> None:
     deadline = time.monotonic() + common.START_TIMEOUT
     while time.monotonic() < deadline:
         setup.check()

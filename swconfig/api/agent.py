@@ -1,9 +1,11 @@
 """The endpoints agents call, outside Keystone: signed URLs only.
 
 ``GET|HEAD /agent/servers/{server_id}/metadata?token=...`` serves the
-server's pre-rendered document: one primary-key read, no RPC, an ETag and
-an RFC 1123 Last-Modified (os-collect-config crashes on other date
-formats), 304 for a matching If-None-Match.
+server's pre-rendered document from the worker's memory
+(``swconfig.api.metadata_cache``: at most ``[api]
+metadata_cache_freshness`` stale, read from the database on a miss), no
+RPC, an ETag and an RFC 1123 Last-Modified (os-collect-config crashes on
+other date formats), 304 for a matching If-None-Match.
 
 ``PUT|POST /agent/deployments/{id}/signal?revision=N&token=...`` stores
 the signal durably, answers, and hands it to an engine in the background;
@@ -15,16 +17,13 @@ once like any other signal.
 
 These are the hottest paths of the service, so the router hands them
 straight to ``AgentApp`` (no webob, no middleware) and the database is
-read through the DB layer's autocommit agent engine. Every error is
+read through the DB layer's autocommit agent engine. The signed token is
+checked on every poll (its HMAC once per server and token). Every error is
 answered with the API's standard error body.
 """
 
-import calendar
-import collections
 from collections.abc import Callable
-from email import utils as email_utils
 import json
-import threading
 from typing import Any
 import urllib.parse
 import uuid
@@ -33,6 +32,7 @@ from oslo_log import log
 from oslo_middleware import request_id as request_id_middleware
 from webob import etag as webob_etag
 
+from swconfig.api import metadata_cache
 from swconfig.api import signal_body
 from swconfig.api import signal_notifier
 from swconfig.api.middleware import fault
@@ -46,7 +46,6 @@ from swconfig.engine import rpcapi
 
 LOG = log.getLogger(__name__)
 
-EMPTY_DOCUMENT = b'{"deployments":[]}'
 REQUEST_ID_HEADER = request_id_middleware.HTTP_RESP_HEADER_REQUEST_ID
 #: An agent's answer: status line, headers, body.
 Answer = tuple[str, list[tuple[str, str]], bytes]
@@ -61,6 +60,14 @@ class AgentApp:
         self.context = swconfig_context.get_admin_context()
         self.notifier = signal_notifier.SignalNotifier(engine_api,
                                                        self.context)
+        self.cache = metadata_cache.MetadataCache(
+            CONF.api.metadata_cache_size, CONF.api.metadata_cache_freshness)
+
+    def project_request_done(self) -> None:
+        """A project request of this worker ended: the engine committed
+        what it changed before answering, so this worker's next poll
+        reads the change log first (a client reads its own writes)."""
+        self.cache.expire()
 
     def serve(self, handler: Callable[..., Answer], args: dict[str, str],
               environ: dict, start_response: Any) -> Any:
@@ -70,47 +77,36 @@ class AgentApp:
             status, headers, content = handler(self, environ, **args)
         except Exception as exc:
             return fault.render(exc, environ, start_response)
-        headers.append((REQUEST_ID_HEADER, f'req-{uuid.uuid4()}'))
-        start_response(status, headers)
+        # ``headers`` may be a cached entry's: extended, never changed.
+        start_response(status, [*headers, (REQUEST_ID_HEADER,
+                                           f'req-{uuid.uuid4()}')])
         return [] if environ['REQUEST_METHOD'] == 'HEAD' else [content]
 
     def metadata(self, environ: dict, server_id: str) -> Answer:
-        with_document = environ['REQUEST_METHOD'] == 'GET'
-        header = environ.get('HTTP_IF_NONE_MATCH')
-        matcher = (webob_etag.ETagMatcher.parse(header, strong=False)
-                   if header else webob_etag.NoETag)
-        # A single ETag (what os-collect-config sends) lets the database
-        # leave the document out when it is unchanged: a 304 reads no blob.
-        unless = (matcher.etags[0] if with_document and isinstance(
-            matcher, webob_etag.ETagMatcher) and len(matcher.etags) == 1
-            else None)
-        row = db_api.agent_server_document(server_id, with_document, unless)
-        if row is None:
+        entry = self.cache.get(server_id) or self.cache.load(server_id)
+        if entry is None:
             raise exception.ServerNotFound(server_id=server_id)
-        if not signing.verify_metadata(_query_value(environ, 'token'),
-                                       server_id, row['token_revision']):
-            LOG.info('Metadata poll for server %s refused: invalid token',
-                     server_id)
-            raise exception.Forbidden('Invalid metadata token.')
-        etag = row['etag']
-        validators = [('ETag', f'"{etag}"'),
-                      ('Last-Modified', _last_modified(row['updated_at'])),
-                      ('Cache-Control', 'no-cache')]
-        if etag and etag in matcher:
-            return ('304 Not Modified',
-                    [('Content-Length', '0'), *validators], b'')
-        if not with_document:
-            return ('200 OK', [('Content-Type', 'application/json'),
-                               ('Content-Length', '0'), *validators], b'')
-        document = row['document']
-        if unless is not None and document is None:
-            # Left out, but Python's comparison says the ETags differ (a
-            # case-insensitive collation matched them): read it whole.
-            document = db_api.agent_server_document(server_id)['document']
-        content = (document or '').encode() or EMPTY_DOCUMENT
-        return ('200 OK', [('Content-Type', 'application/json'),
-                           *validators,
-                           ('Content-Length', str(len(content)))], content)
+        token = _query_value(environ, 'token')
+        ring = signing.keyring()
+        verified = entry.verified
+        if verified is None or verified[0] is not ring or (
+                verified[1] != token):
+            if not signing.verify_metadata(token, server_id,
+                                           entry.token_revision):
+                LOG.info('Metadata poll for server %s refused: invalid '
+                         'token', server_id)
+                raise exception.Forbidden('Invalid metadata token.')
+            entry.verified = (ring, token)
+        header = environ.get('HTTP_IF_NONE_MATCH')
+        # os-collect-config sends back the ETag it got, as is.
+        if header and entry.etag and (
+                header == entry.etag_header
+                or entry.etag in webob_etag.ETagMatcher.parse(
+                    header, strong=False)):
+            return '304 Not Modified', entry.not_modified_headers, b''
+        if environ['REQUEST_METHOD'] == 'GET':
+            return '200 OK', entry.get_headers, entry.content
+        return '200 OK', entry.head_headers, b''
 
     def signal(self, environ: dict, deployment_id: str) -> Answer:
         target = db_api.agent_signal_target(deployment_id)
@@ -172,25 +168,3 @@ def _query_value(environ: dict, name: str) -> str | None:
     if value and ('%' in value or '+' in value):
         value = urllib.parse.unquote_plus(value)
     return value
-
-
-def http_date(value: Any) -> str:
-    return email_utils.formatdate(calendar.timegm(value.timetuple()),
-                                  usegmt=True)
-
-
-_DATES: collections.OrderedDict = collections.OrderedDict()
-_DATES_LOCK = threading.Lock()
-
-
-def _last_modified(value: Any) -> str:
-    """``http_date``, remembered: the same few thousand timestamps are
-    formatted over and over by the polls."""
-    text = _DATES.get(value)
-    if text is None:
-        text = http_date(value)
-        with _DATES_LOCK:
-            _DATES[value] = text
-            if len(_DATES) > 4096:
-                _DATES.popitem(last=False)
-    return text

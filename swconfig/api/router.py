@@ -225,7 +225,10 @@ class Router:
             return self.public_app(environ, start_response)
         if access == HEALTH and self.health_app is not None:
             return self.health_app(environ, start_response)
-        return self.project_app(environ, start_response)
+        try:
+            return self.project_app(environ, start_response)
+        finally:
+            self.agent_app.project_request_done()
 
 
 def route_of(environ: dict) -> Match:

@@ -90,6 +90,26 @@ opts = [
                     'served while project requests wait for a slow or '
                     'unreachable engine, message bus or Keystone. 0 means '
                     'three quarters of threads.'),
+    cfg.IntOpt('metadata_cache_size',
+               default=10000,
+               min=0,
+               help='Servers whose pre-rendered metadata document each API '
+                    'worker keeps in memory for the agents\' polls, least '
+                    'recently polled dropped first: a server that stops '
+                    'polling falls out. Each entry holds the document '
+                    '(typically a few KB). 0 reads every poll from the '
+                    'database.'),
+    cfg.FloatOpt('metadata_cache_freshness',
+                 default=1.0,
+                 min=0.05,
+                 max=30,
+                 help='Seconds a document held in memory may lag behind '
+                      'the database. At most once per interval, on the '
+                      'first poll after it, each API worker reads which '
+                      'servers changed since its last look (one indexed '
+                      'query) and drops them; a change committed by any '
+                      'API worker or engine is served by every worker '
+                      'within this bound.'),
 ]
 
 

@@ -1,6 +1,7 @@
 """The agents' hot path: metadata polls and signal stores on an autocommit
 engine of their own. Part of the DB facade (``swconfig.db.api``)."""
 
+from collections.abc import Sequence
 import threading
 from typing import Any
 
@@ -119,7 +120,7 @@ class _Prepared:
         return params
 
     def _execute(self, engine: sa.engine.Engine, params: dict,
-                 retry: bool) -> Any:
+                 retry: bool, every_row: bool = False) -> Any:
         args = self._args(params)
         for attempt in range(2):
             connection = engine.raw_connection()
@@ -129,7 +130,8 @@ class _Prepared:
                 try:
                     cursor.execute(self.sql, args)
                     if not self.insert:
-                        return cursor.fetchone()
+                        return (cursor.fetchall() if every_row
+                                else cursor.fetchone())
                     if self.returning:
                         result = cursor.fetchone()[0]
                     else:
@@ -160,6 +162,12 @@ class _Prepared:
                 for name, value, process in zip(
                     self.names, row, self.processors, strict=True)}
 
+    def rows(self, engine: sa.engine.Engine, params: dict) -> list[tuple]:
+        """Every row, as tuples without result processing (for integer
+        and string columns only); retried like ``first``."""
+        return [tuple(row) for row in self._execute(
+            engine, params, retry=True, every_row=True)]
+
     def insert_one(self, engine: sa.engine.Engine, params: dict) -> int:
         """The new row's primary key. Never retried: an INSERT whose
         answer was lost may have happened."""
@@ -170,6 +178,7 @@ _SERVER = models.Server.__table__
 _VALIDATORS = (_SERVER.c.etag, _SERVER.c.updated_at, _SERVER.c.token_revision)
 _DEPLOYMENT = models.SoftwareDeployment.__table__
 _INBOX = models.SignalInbox.__table__
+_CHANGE = models.ServerChange.__table__
 _AGENT_STATEMENTS = {
     'head': sa.select(*_VALIDATORS).where(
         _SERVER.c.id == sa.bindparam('server_id')),
@@ -191,6 +200,8 @@ _AGENT_STATEMENTS = {
         payload=sa.bindparam('payload', type_=_INBOX.c.payload.type),
         received_at=sa.bindparam('received_at',
                                  type_=_INBOX.c.received_at.type)),
+    'changes_after': sa.select(_CHANGE.c.id, _CHANGE.c.server_id).where(
+        _CHANGE.c.id > sa.bindparam('after')).order_by(_CHANGE.c.id),
 }
 
 
@@ -225,3 +236,33 @@ def agent_signal_insert(deployment_id: str, action_revision: int,
     return statements['signal_insert'].insert_one(engine, {
         'deployment_id': deployment_id, 'action_revision': action_revision,
         'payload': payload, 'received_at': timeutils.utcnow()})
+
+
+def agent_server_changes(after: int | None, missing: Sequence[int] = (),
+                         latest: int = 1000) -> list[tuple[int, str]]:
+    """``(id, server_id)`` of the logged server changes with an id above
+    ``after`` or in ``missing``, in id order; with ``after`` None, the
+    ``latest`` ones (where a metadata cache starts)."""
+    engine, statements = _agent()
+    if after is None:  # once per worker start: not compiled
+        with engine.connect() as connection:
+            return sorted(tuple(row) for row in connection.execute(
+                sa.select(_CHANGE.c.id, _CHANGE.c.server_id)
+                .order_by(_CHANGE.c.id.desc()).limit(latest)))
+    rows = statements['changes_after'].rows(engine, {'after': after})
+    if missing:
+        # Rare (a transaction still open or rolled back): not compiled.
+        with engine.connect() as connection:
+            rows.extend(tuple(row) for row in connection.execute(
+                sa.select(_CHANGE.c.id, _CHANGE.c.server_id).where(
+                    _CHANGE.c.id.in_(list(missing)))))
+        rows.sort()
+    return rows
+
+
+def agent_server_changes_purge(before: Any) -> int:
+    """Delete the server changes logged before ``before``; how many."""
+    engine, _statements = _agent()
+    with engine.begin() as connection:
+        return connection.execute(_CHANGE.delete().where(
+            _CHANGE.c.changed_at < before)).rowcount

@@ -20,6 +20,8 @@ from swconfig.common.context import RequestContext
 from swconfig.db import joins
 from swconfig.db import models
 from swconfig.db import session
+from swconfig.db.agent_path import agent_server_changes
+from swconfig.db.agent_path import agent_server_changes_purge
 from swconfig.db.agent_path import agent_server_document
 from swconfig.db.agent_path import agent_signal_insert
 from swconfig.db.agent_path import agent_signal_target
@@ -62,6 +64,7 @@ __all__ = [
     'software_deployments_apply',
     # the agents' hot path
     'agent_server_document', 'agent_signal_target', 'agent_signal_insert',
+    'agent_server_changes', 'agent_server_changes_purge',
     # purging what finished deployments leave behind
     'purge_finished',
 ]
@@ -90,6 +93,7 @@ _CONFIG = models.SoftwareConfig.__table__
 _DEPLOYMENT = models.SoftwareDeployment.__table__
 _EVENT = models.DeploymentEvent.__table__
 _SERVER = models.Server.__table__
+_SERVER_CHANGE = models.ServerChange.__table__
 # Compiled once: creating a deployment is a hot path (Core, not the ORM).
 _INSERT_CONFIG = sa.insert(_CONFIG)
 _INSERT_DEPLOYMENT = sa.insert(_DEPLOYMENT)
@@ -116,6 +120,9 @@ _SERVER_DOCUMENT_STORE = (
     .values(document=sa.bindparam('document'), etag=sa.bindparam('etag'),
             document_revision=sa.bindparam('revision'),
             updated_at=sa.bindparam('now')))
+# Every write of a server's document, token revision or existence logs a
+# change in the same transaction: API workers' metadata caches read it.
+_INSERT_SERVER_CHANGE = sa.insert(_SERVER_CHANGE)
 
 
 def _new_row(table: sa.Table, values: dict) -> dict:
@@ -493,6 +500,8 @@ def server_delete(context: RequestContext, server_id: str) -> None:
     if in_use is not None:
         raise exception.ServerInUse(server_id=server_id)
     context.session.delete(row)
+    context.session.connection().execute(_INSERT_SERVER_CHANGE, {
+        'server_id': server_id, 'changed_at': timeutils.utcnow()})
 
 
 @reader
@@ -511,13 +520,19 @@ def server_deployment_configs(context: RequestContext,
 def server_document_store(context: RequestContext, server_id: str,
                           expected_revision: int, document: str,
                           etag: str) -> bool:
-    """Store a newly rendered document unless someone rendered since."""
-    changed = context.session.connection().execute(_SERVER_DOCUMENT_STORE, {
+    """Store a newly rendered document unless someone rendered since, and
+    log the change for the API workers' metadata caches."""
+    connection = context.session.connection()
+    now = timeutils.utcnow()
+    changed = connection.execute(_SERVER_DOCUMENT_STORE, {
         'server_id': server_id, 'expected_revision': expected_revision,
         'document': document, 'etag': etag,
-        'revision': expected_revision + 1,
-        'now': timeutils.utcnow()}).rowcount
-    return changed == 1
+        'revision': expected_revision + 1, 'now': now}).rowcount
+    if changed != 1:
+        return False
+    connection.execute(_INSERT_SERVER_CHANGE,
+                       {'server_id': server_id, 'changed_at': now})
+    return True
 
 
 def ping() -> None:

@@ -127,6 +127,23 @@ class Server(Base):
     updated_at = sa.Column(types.timestamp(), nullable=False)
 
 
+class ServerChange(Base):
+    """A server whose document, token revision or existence changed: the
+    log API workers read, once per freshness interval, to drop what their
+    metadata caches hold for it. ``id`` orders the changes; workers track
+    the ids missing below the highest they saw (transactions commit out
+    of order). Rows older than an hour are purged."""
+
+    __tablename__ = 'server_change'
+    __table_args__ = (
+        sa.Index(None, 'changed_at'),
+    )
+
+    id = sa.Column(sa.Integer, primary_key=True, autoincrement=True)
+    server_id = sa.Column(sa.String(255), nullable=False)
+    changed_at = sa.Column(types.timestamp(), nullable=False)
+
+
 class SignalInbox(Base):
     """A signal as the agent sent it, stored before the agent is answered;
     ``processed_at`` is set, once, by the engine that handled it."""

@@ -1,10 +1,11 @@
 """Pre-rendering each server's metadata document for its agent.
 
 The document (``{"deployments": [...], "os-collect-config": {...}}``) is
-rendered whenever the server's deployments change and stored with an ETag,
-so the agent's poll is one primary-key read with no RPC. It holds the
-deployments that define the server's desired state; a finished one-off
-action (e.g. BACKUP) leaves it.
+rendered whenever the server's deployments change and stored with an ETag
+(and a row in the server change log, in the same transaction), so the
+agent's poll is served from the API workers' memory with no RPC. It holds
+the deployments that define the server's desired state; a finished
+one-off action (e.g. BACKUP) leaves it.
 """
 
 import hashlib

@@ -9,6 +9,7 @@ import urllib.parse
 import pytest
 from sqlalchemy import exc as sa_exc
 
+from swconfig.api import metadata_cache
 from swconfig.common import exception
 from swconfig.db import api as db_api
 from tests.functional.api import helpers
@@ -54,6 +55,8 @@ def test_a_crash_while_polling_is_a_500_error_body(
     metadata_url, _, _ = agent_urls
     assert inprocess_stack.request(method, metadata_url).status == 200
     monkeypatch.setattr(db_api, 'agent_server_document', _bug)
+    # The document is held in memory now: crash there too.
+    monkeypatch.setattr(metadata_cache.MetadataCache, 'get', _bug)
     reply = inprocess_stack.request(method, metadata_url)
     assert reply.status == 500
     assert reply.headers['x-openstack-request-id'].startswith('req-')

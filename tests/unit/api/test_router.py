@@ -101,9 +101,15 @@ class _Recorder:
 
 
 class _Agent:
+    def __init__(self):
+        self.project_requests = 0
+
     def serve(self, handler, args, environ, start_response):
         start_response('200 OK', [])
         return [b'agent']
+
+    def project_request_done(self):
+        self.project_requests += 1
 
 
 def _call(app, method: str, path: str) -> tuple[str, bytes]:
@@ -120,12 +126,16 @@ def _call(app, method: str, path: str) -> tuple[str, bytes]:
 def test_misses_outside_the_agent_urls_go_through_authentication(
         inprocess_stack):  # the error body needs the parsed options
     public, project = _Recorder('public'), _Recorder('project')
-    app = router.Router(TABLE, _Agent(), public, project)
+    agent = _Agent()
+    app = router.Router(TABLE, agent, public, project)
     assert _call(app, 'GET', '/v1/openapi.json') == ('200 OK', b'public')
     assert _call(app, 'PUT', '/agent/deployments/d/signal') == (
         '200 OK', b'agent')
+    assert agent.project_requests == 0
     assert _call(app, 'GET', '/v1/p/servers') == ('200 OK', b'project')
     assert project.seen[-1][router.MATCH_KEY].error is None
+    # Its next poll reads what the request changed (see AgentApp).
+    assert agent.project_requests == 1
     for method, path, error in (
             ('POST', '/v1/openapi.json', exception.MethodNotAllowed),
             ('GET', '/v1/p/stacks', exception.RouteNotFound)):

@@ -233,6 +233,13 @@ ROWS_AT = {
              'processed_at': T0 + 4 * SECOND, 'result': 'GONE'},
         ],
     },
+    '5c8f3e17a2d4': {
+        'server_change': [
+            {'id': 1, 'server_id': 'server-1', 'changed_at': T0},
+            {'id': 7, 'server_id': 'deleted-server-ü',
+             'changed_at': T0 + 6 * SECOND},
+        ],
+    },
 }
 
 

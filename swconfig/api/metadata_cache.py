@@ -1,0 +1,239 @@
+"""The agents' metadata documents, held in memory by each API worker.
+
+Agents poll every 30 s from every server, so the poll is the service's
+hottest path; served from memory, it costs no database round trip. Each
+entry is the answer ready to send: the document's bytes and the header
+lists of a 200, a HEAD and a 304, so a hit allocates next to nothing.
+
+Freshness: every write of a server's document, token revision or
+existence logs a row in ``server_change`` in its own transaction. At most
+once per ``[api] metadata_cache_freshness`` seconds, on the first poll
+after that, a worker reads the changes logged since the highest id it saw
+and drops those servers. A poll is served from memory only while the last
+such read *started* less than the interval ago, so a change committed
+before a poll started, minus the interval, is always seen: a document is
+never more than the interval stale, whichever worker or engine wrote it.
+
+Transactions commit out of id order (an id is taken at INSERT, visible at
+COMMIT), so the ids missing below the highest one seen are asked for
+again on every read until they appear or ``MISSING_LIFETIME`` passes (a
+rolled-back transaction leaves a gap for good).
+
+Memory: a least-recently-polled list of ``[api] metadata_cache_size``
+entries; servers that stop polling fall out.
+"""
+
+import calendar
+import collections
+from collections.abc import Callable
+import datetime
+from email import utils as email_utils
+import threading
+import time
+from typing import Any
+
+from oslo_log import log
+from oslo_utils import timeutils
+
+from swconfig.db import api as db_api
+
+LOG = log.getLogger(__name__)
+
+EMPTY_DOCUMENT = b'{"deployments":[]}'
+#: How long an id missing below the highest seen is asked for again: far
+#: longer than any transaction that logs a change stays open.
+MISSING_LIFETIME = 300.0
+#: At most this many missing ids are tracked (the oldest are given up).
+MAX_MISSING = 5000
+#: A worker starts with the gaps among this many latest changes.
+START_WINDOW = 1000
+#: Logged changes are kept this long, and purged every PURGE_INTERVAL
+#: seconds by each API worker...
+RETENTION = 3600.0
+PURGE_INTERVAL = 600.0
+#: ...so a worker that read none for this long starts again, empty.
+RESTART_AFTER = RETENTION / 2
+
+
+def http_date(value: Any) -> str:
+    """RFC 1123, as os-collect-config requires (it crashes on others)."""
+    return email_utils.formatdate(calendar.timegm(value.timetuple()),
+                                  usegmt=True)
+
+
+class Entry:
+    """One server's answer, ready to send."""
+
+    __slots__ = ('etag', 'etag_header', 'token_revision', 'content',
+                 'get_headers', 'head_headers', 'not_modified_headers',
+                 'verified')
+
+    def __init__(self, row: dict) -> None:
+        self.etag = row['etag']
+        self.etag_header = f'"{self.etag}"'
+        self.token_revision = row['token_revision']
+        self.content = (row['document'] or '').encode() or EMPTY_DOCUMENT
+        validators = [('ETag', self.etag_header),
+                      ('Last-Modified', http_date(row['updated_at'])),
+                      ('Cache-Control', 'no-cache')]
+        self.get_headers = [('Content-Type', 'application/json'),
+                            *validators,
+                            ('Content-Length', str(len(self.content)))]
+        self.head_headers = [('Content-Type', 'application/json'),
+                             ('Content-Length', '0'), *validators]
+        self.not_modified_headers = [('Content-Length', '0'), *validators]
+        # (key ring, token) last verified for this entry: the HMAC is
+        # computed once per agent, not once per poll.
+        self.verified: tuple[Any, str] | None = None
+
+
+class MetadataCache:
+    """Documents by server id, at most ``freshness`` seconds stale."""
+
+    def __init__(self, size: int, freshness: float,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.size = size
+        self.freshness = freshness
+        self._clock = clock
+        self._entries: collections.OrderedDict[str, Entry] = (
+            collections.OrderedDict())
+        self._lock = threading.Lock()  # the entries and the generation
+        self._refresh_lock = threading.Lock()
+        # When the last read of the change log started (monotonic).
+        self._checked_at = float('-inf')
+        self._position: int | None = None  # the highest change id seen
+        self._missing: dict[int, float] = {}  # id -> when first missed
+        # Bumped whenever changes were read: a miss read before a change
+        # was seen must not be stored after it.
+        self._generation = 0
+        self._purged_at = float('-inf')
+        # expire() calls, and how many the last read of the log covers.
+        self._expirations = 0
+        self._read_expirations = 0
+
+    def expire(self) -> None:
+        """Make the next poll read the change log first: called after a
+        request whose changes the engine committed before answering, so
+        this worker serves them to the next poll (read your writes)."""
+        self._expirations += 1
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def get(self, server_id: str) -> Entry | None:
+        """The server's entry if held; first reads the change log if the
+        last read started ``freshness`` seconds ago or more (a database
+        error then propagates: nothing stale is served instead)."""
+        if not self.size:
+            return None
+        if (self._clock() - self._checked_at >= self.freshness
+                or self._expirations != self._read_expirations):
+            self._refresh()
+        with self._lock:
+            entry = self._entries.get(server_id)
+            if entry is not None:
+                self._entries.move_to_end(server_id)
+        return entry
+
+    def load(self, server_id: str) -> Entry | None:
+        """Read the server's document from the database (None if there is
+        no such server) and keep it, unless a change was read meanwhile
+        (the row read may predate it)."""
+        generation = self._generation
+        row = db_api.agent_server_document(server_id)
+        if row is None:
+            return None
+        entry = Entry(row)
+        if self.size:
+            with self._lock:
+                if generation == self._generation:
+                    self._entries[server_id] = entry
+                    self._entries.move_to_end(server_id)
+                    while len(self._entries) > self.size:
+                        self._entries.popitem(last=False)
+        return entry
+
+    def _refresh(self) -> None:
+        with self._refresh_lock:
+            started = self._clock()
+            expirations = self._expirations
+            if (started - self._checked_at < self.freshness
+                    and expirations == self._read_expirations):
+                return  # another thread read it while this one waited
+            if (self._position is not None
+                    and started - self._checked_at > RESTART_AFTER):
+                LOG.info('Metadata cache: no poll for %d s, starting again '
+                         'empty', started - self._checked_at)
+                self._position = None
+            if self._position is None:
+                self._start(started)
+            else:
+                self._read_changes(started)
+            self._checked_at = started
+            # An expire() meanwhile may be for a commit this read missed.
+            self._read_expirations = expirations
+            if started - self._purged_at >= PURGE_INTERVAL:
+                self._purged_at = started
+                self._purge()
+
+    def _start(self, now: float) -> None:
+        """Start from the latest changes: nothing held can be stale, and
+        the gaps among them may be transactions still open."""
+        rows = db_api.agent_server_changes(None, latest=START_WINDOW)
+        with self._lock:
+            self._entries.clear()
+            self._generation += 1
+        ids = {change_id for change_id, _server in rows}
+        self._missing = {}
+        if rows:
+            self._note_missing(rows[0][0], rows[-1][0], ids, now)
+        self._position = rows[-1][0] if rows else 0
+
+    def _read_changes(self, now: float) -> None:
+        for change_id, since in list(self._missing.items()):
+            if now - since > MISSING_LIFETIME:
+                del self._missing[change_id]
+        rows = db_api.agent_server_changes(self._position,
+                                           sorted(self._missing))
+        if not rows:
+            return
+        ids = {change_id for change_id, _server in rows}
+        for change_id in ids:
+            self._missing.pop(change_id, None)
+        top = max(ids)
+        if top > self._position:
+            self._note_missing(self._position, top, ids, now)
+            self._position = top
+        with self._lock:
+            for _change_id, server_id in rows:
+                self._entries.pop(server_id, None)
+            self._generation += 1
+
+    def _note_missing(self, low: int, high: int, seen: set[int],
+                      now: float) -> None:
+        """Remember the ids strictly between ``low`` and ``high`` that
+        ``seen`` lacks."""
+        for change_id in range(low + 1, high):
+            if change_id not in seen:
+                self._missing.setdefault(change_id, now)
+        if len(self._missing) > MAX_MISSING:
+            oldest = sorted(self._missing, key=self._missing.get)
+            dropped = oldest[:len(self._missing) - MAX_MISSING]
+            LOG.warning('Metadata cache: %d change ids missing; no longer '
+                        'waiting for the %d oldest', len(self._missing),
+                        len(dropped))
+            for change_id in dropped:
+                del self._missing[change_id]
+
+    def _purge(self) -> None:
+        before = timeutils.utcnow() - datetime.timedelta(
+            seconds=RETENTION)
+        try:
+            purged = db_api.agent_server_changes_purge(before)
+        except Exception:  # the next worker or interval tries again
+            LOG.exception('Metadata cache: purging old server changes '
+                          'failed')
+            return
+        if purged:
+            LOG.debug('Metadata cache: purged %d old server changes',
+                      purged)

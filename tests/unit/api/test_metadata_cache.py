@@ -1,0 +1,219 @@
+"""The API workers' metadata cache on a real SQLite file: hits without the
+database, the LRU bound, the freshness bound (a controlled clock), changes
+seen through the change log (also ids committed out of order), deleted
+servers and read-your-writes after ``expire``."""
+
+import datetime
+
+from oslo_db.sqlalchemy import enginefacade
+from oslo_utils import timeutils
+import pytest
+import sqlalchemy as sa
+
+from swconfig.api import metadata_cache
+from swconfig.db import api as db_api
+from swconfig.db import migration
+from swconfig.db import models
+from swconfig.db import session
+from swconfig.engine import metadata
+from tests.unit.db import rows
+
+FRESHNESS = 1.0
+ADMIN = rows.context_for('p1', roles=('admin',), is_admin=True)
+_CHANGE = models.ServerChange.__table__
+
+
+@pytest.fixture(scope='module')
+def facade(tmp_path_factory):
+    path = tmp_path_factory.mktemp('cache-db') / 'swconfig.sqlite'
+    facade = enginefacade.transaction_context()
+    facade.configure(connection=f'sqlite:///{path}', sqlite_fk=True)
+    migration.upgrade('head', engine=facade.writer.get_engine())
+    yield facade
+    facade.dispose_pool()
+
+
+@pytest.fixture
+def db(facade):
+    reset = session.context_manager.patch_factory(facade)
+    try:
+        yield facade.writer.get_engine()
+    finally:
+        reset()
+        with facade.writer.get_engine().begin() as connection:
+            for table in reversed(models.Base.metadata.sorted_tables):
+                connection.execute(table.delete())
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def clock():
+    return Clock()
+
+
+def _cache(clock, size=100):
+    return metadata_cache.MetadataCache(size, FRESHNESS, clock=clock)
+
+
+def _store(server_id: str, text: str) -> str:
+    """Register the server if new and store ``text`` as its document, as
+    the renderer does; the new ETag."""
+    with db_api.writer.using(ADMIN):
+        server = db_api.server_claim(ADMIN, server_id, None)
+        etag = metadata.document_etag(text)
+        assert db_api.server_document_store(
+            ADMIN, server_id, server['document_revision'], text, etag)
+    return etag
+
+
+def _fetch(cache, server_id):
+    return cache.get(server_id) or cache.load(server_id)
+
+
+def test_a_hit_needs_no_database(db, clock, monkeypatch):
+    etag = _store('s1', '{"deployments":[1]}')
+    cache = _cache(clock)
+    entry = _fetch(cache, 's1')
+    assert (entry.etag, entry.content) == (etag, b'{"deployments":[1]}')
+    assert ('Content-Length', str(len(entry.content))) in entry.get_headers
+    assert ('ETag', f'"{etag}"') in entry.not_modified_headers
+
+    def _no_database(*_args, **_kwargs):
+        raise AssertionError('the database was read')
+
+    monkeypatch.setattr(db_api, 'agent_server_document', _no_database)
+    monkeypatch.setattr(db_api, 'agent_server_changes', _no_database)
+    clock.now += FRESHNESS / 2
+    assert cache.get('s1') is entry
+
+
+def test_least_recently_polled_fall_out(db, clock):
+    for name in ('a', 'b', 'c', 'd'):
+        _store(name, f'"{name}"')
+    cache = _cache(clock, size=3)
+    assert cache.get('a') is None  # (the first poll reads the change log)
+    for name in ('a', 'b', 'c'):
+        cache.load(name)
+    assert cache.get('a') is not None  # a is now the most recent
+    cache.load('d')
+    assert len(cache) == 3
+    assert cache.get('b') is None
+    assert all(cache.get(name) is not None for name in ('a', 'c', 'd'))
+
+
+def test_a_change_is_served_once_the_bound_passed(db, clock):
+    _store('s1', '"old"')
+    cache = _cache(clock)
+    old = _fetch(cache, 's1')
+    new_etag = _store('s1', '"new"')
+    # Within the bound the held document may still be served...
+    clock.now += FRESHNESS * 0.9
+    assert cache.get('s1') is old
+    # ...not once it passed: the change log drops it.
+    clock.now += FRESHNESS * 0.1
+    assert cache.get('s1') is None
+    assert _fetch(cache, 's1').etag == new_etag
+
+
+def test_a_deleted_server_is_gone_once_the_bound_passed(db, clock):
+    _store('s1', '"doc"')
+    cache = _cache(clock)
+    assert _fetch(cache, 's1') is not None
+    db_api.server_delete(ADMIN, 's1')
+    clock.now += FRESHNESS
+    assert cache.get('s1') is None
+    assert cache.load('s1') is None
+
+
+def test_changes_committed_out_of_id_order_are_seen(db, clock):
+    """An id taken by a transaction still open when a later one commits
+    is asked for again until it appears."""
+    _store('s1', '"one"')
+    _store('s2', '"two"')
+    cache = _cache(clock)
+    first = _fetch(cache, 's1')
+    _fetch(cache, 's2')
+    with db.begin() as connection:
+        top = connection.scalar(sa.select(sa.func.max(_CHANGE.c.id)))
+        connection.execute(_CHANGE.insert(), [{
+            'id': top + 2, 'server_id': 's2',
+            'changed_at': timeutils.utcnow()}])
+    clock.now += FRESHNESS
+    assert cache.get('s2') is None
+    assert cache.get('s1') is first  # id top + 1 is not committed yet
+    # The "late" transaction commits id top + 1, and the document with it.
+    new_etag = metadata.document_etag('"late"')
+    with db.begin() as connection:
+        connection.execute(sa.update(models.Server.__table__).where(
+            models.Server.id == 's1').values(document='"late"',
+                                             etag=new_etag))
+        connection.execute(_CHANGE.insert(), [{
+            'id': top + 1, 'server_id': 's1',
+            'changed_at': timeutils.utcnow()}])
+    clock.now += FRESHNESS
+    assert cache.get('s1') is None
+    assert _fetch(cache, 's1').etag == new_etag
+
+
+def test_a_miss_read_before_a_change_is_not_kept(db, clock, monkeypatch):
+    _store('s1', '"old"')
+    cache = _cache(clock)
+    cache.get('s1')  # starts the change log position
+    read = db_api.agent_server_document
+
+    def _read_then_change(server_id, *args):
+        row = read(server_id, *args)
+        _store('s1', '"new"')
+        clock.now += FRESHNESS
+        cache.get('other')  # a poll that reads the change log
+        return row
+
+    monkeypatch.setattr(db_api, 'agent_server_document', _read_then_change)
+    assert cache.load('s1').content == b'"old"'  # as read, fresh then
+    monkeypatch.undo()
+    assert cache.get('s1') is None
+
+
+def test_expire_makes_the_next_poll_read_the_change_log(db, clock):
+    _store('s1', '"old"')
+    _store('s2', '"other"')
+    cache = _cache(clock)
+    _fetch(cache, 's1')
+    other = _fetch(cache, 's2')
+    new_etag = _store('s1', '"new"')
+    cache.expire()
+    assert cache.get('s1') is None
+    assert _fetch(cache, 's1').etag == new_etag
+    assert cache.get('s2') is other  # only the changed server is dropped
+    # Long after the last read, expire() still reads only the changes.
+    clock.now += metadata_cache.RESTART_AFTER / 2
+    cache.expire()
+    assert cache.get('s2') is other
+
+
+def test_size_zero_keeps_nothing(db, clock):
+    _store('s1', '"doc"')
+    cache = _cache(clock, size=0)
+    assert cache.load('s1').content == b'"doc"'
+    assert cache.get('s1') is None and len(cache) == 0
+
+
+def test_old_changes_are_purged(db, clock):
+    _store('s1', '"doc"')
+    with db.begin() as connection:
+        connection.execute(_CHANGE.insert(), [{
+            'server_id': 'gone',
+            'changed_at': timeutils.utcnow() - datetime.timedelta(
+                seconds=metadata_cache.RETENTION + 60)}])
+    cache = _cache(clock)
+    cache.get('s1')  # the first read of the change log purges
+    with db.connect() as connection:
+        left = connection.execute(sa.select(_CHANGE.c.server_id)).scalars()
+        assert list(left) == ['s1']
