@@ -5,6 +5,7 @@ RabbitMQ node, which the test stops and starts again: a load balancer
 must see the worker fail (503) while either is down and come back after.
 """
 
+import configparser
 import contextlib
 import os
 import time
@@ -14,6 +15,7 @@ import requests
 
 from tests.fixtures import agent_stacks
 from tests.fixtures import private_db
+from tests.fixtures import processes
 
 #: Bound on how long the health check may take to see a change.
 SEES_WITHIN = 30
@@ -86,3 +88,47 @@ def test_message_bus_down_is_unhealthy(outage_stack):
     finally:
         broker.start_app()
     assert sorted(_wait_for(stack, 200)) == ['database OK', 'message bus OK']
+
+
+def test_api_started_while_the_database_is_down_answers_503_at_once(
+        outage_stack, tmp_path, project):
+    """A worker started during the outage answers 503 with Retry-After
+    at once (it used to retry connecting for 100 s per request), then
+    serves once the database is back."""
+    stack, server, _broker = outage_stack
+    config = configparser.ConfigParser(interpolation=None)
+    config.read(stack.config_file)
+    port = processes.free_port()
+    config['api']['bind_port'] = str(port)
+    config_file = str(tmp_path / 'late-api.conf')
+    with open(config_file, 'w') as handle:
+        config.write(handle)
+    server.stop()
+    late = processes.SwconfigProcess('swconfig-api', config_file,
+                                     str(tmp_path))
+    try:
+        late.start()
+        base_url = f'http://{processes.HOST}:{port}'
+        processes.wait_for_http(base_url + '/', late, timeout=60)
+        started = time.monotonic()
+        reply = requests.get(f'{base_url}/v1/{project}/software_configs',
+                             timeout=30)
+        elapsed = time.monotonic() - started
+        assert reply.status_code == 503, reply.text
+        assert reply.headers['Retry-After'].isdigit()
+        assert reply.json()['error']['message'].startswith(
+            'The database is unavailable')
+        assert elapsed < 10, elapsed
+    finally:
+        server.start()
+    try:
+        deadline = time.monotonic() + SEES_WITHIN
+        while True:
+            reply = requests.get(
+                f'{base_url}/v1/{project}/software_configs', timeout=30)
+            if reply.status_code == 200 or time.monotonic() > deadline:
+                break
+            time.sleep(0.5)
+        assert reply.status_code == 200, reply.text
+    finally:
+        late.stop()
