@@ -26,7 +26,6 @@ from collections.abc import Callable
 import json
 from typing import Any
 import urllib.parse
-import uuid
 
 from oslo_log import log
 from oslo_middleware import request_id as request_id_middleware
@@ -79,7 +78,7 @@ class AgentApp:
             return fault.render(exc, environ, start_response)
         # ``headers`` may be a cached entry's: extended, never changed.
         start_response(status, [*headers, (REQUEST_ID_HEADER,
-                                           f'req-{uuid.uuid4()}')])
+                                           fault.request_id(environ))])
         return [] if environ['REQUEST_METHOD'] == 'HEAD' else [content]
 
     def metadata(self, environ: dict, server_id: str) -> Answer:
@@ -132,10 +131,12 @@ class AgentApp:
         for note in notes:
             LOG.info('Signal for deployment %s: %s', deployment_id, note)
         inbox_id = db_api.agent_signal_insert(deployment_id, revision,
-                                              payload)
+                                              payload,
+                                              fault.request_id(environ))
         self.notifier.notify(inbox_id)
         refusal = states.signal_refusal(revision, target['action_revision'],
-                                        target['status'])
+                                        target['status'],
+                                        target['status_reason'])
         oversized = states.oversized_reason(payload)
         if oversized is not None:
             outcome = ('the deployment fails' if refusal is None else

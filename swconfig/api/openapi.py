@@ -15,9 +15,11 @@ treated as read-only: it shares its request schemas with the validators.
 import copy
 import functools
 import json
+import sys
 from typing import Any
 
 from swconfig import version
+from swconfig.api import openapi_actions
 from swconfig.api.schemas.v1 import servers as server_schemas
 from swconfig.api.schemas.v1 import software_configs as config_schemas
 from swconfig.api.schemas.v1 import software_deployments as deploy_schemas
@@ -35,6 +37,7 @@ REQUEST_SCHEMAS: dict[str, dict] = {
     'SoftwareDeploymentSignal': deploy_schemas.SIGNAL,
     'TemplateValidate': config_schemas.VALIDATE,
     'ServerRegister': server_schemas.CREATE,
+    **openapi_actions.REQUEST_SCHEMAS,
 }
 
 
@@ -173,6 +176,7 @@ ENVELOPES: dict[str, dict] = {
                                         'items': _ref('Server')}),
     'ServerShow': _envelope('server', _ref('Server')),
     'SignalAccepted': _envelope('signal', {'type': 'integer'}),
+    'OutputShow': openapi_actions.OUTPUT,
     'TemplateValidateResult': _object({
         'Description': {'type': 'string'},
         'Parameters': {'type': 'object'},
@@ -191,11 +195,14 @@ ERROR_RESPONSES: dict[str, tuple[str, str]] = {
     '404': ('NotFound', 'No such object visible to the caller.'),
     '405': ('MethodNotAllowed', 'Any method not listed for a path.'),
     '409': ('Conflict', 'The config is referenced by a deployment, the '
-                        'server still has deployments, or the deployment '
-                        'changed concurrently.'),
+                        'server still has deployments, the deployment '
+                        'changed concurrently, or there is no action in '
+                        'progress to cancel.'),
     '413': ('SignalTooLarge', 'The signal is over [agent] max_signal_size; '
                               'it is recorded, and the deployment\'s '
                               'current action fails with the reason.'),
+    '422': ('UnprocessableEntity', 'The Idempotency-Key was used for a '
+                                   'different request.'),
     '415': ('UnsupportedMediaType', 'A body whose Content-Type is not '
                                     'application/json (text/plain and none '
                                     'are read as JSON too, as in Heat).'),
@@ -419,7 +426,8 @@ def _deployment_paths() -> dict:
             'parameters': [_TENANT, _DEPLOYMENT_ID],
             'get': _op('showSoftwareDeployment', 'Show a deployment.',
                        {**_ok('SoftwareDeploymentShow', 'The deployment.'),
-                        **_errors(400, 403, 404)}, 'software_deployments'),
+                        **_errors(400, 403, 404)}, 'software_deployments',
+                       parameters=[openapi_actions.WAIT]),
             'put': _op('updateSoftwareDeployment',
                        'Update a deployment; null or absent fields are '
                        'left alone.',
@@ -428,7 +436,11 @@ def _deployment_paths() -> dict:
                        'software_deployments',
                        requestBody=_body('SoftwareDeploymentUpdate')),
             'delete': _op('deleteSoftwareDeployment', 'Delete a deployment.',
-                          {**_NO_CONTENT, **_errors(400, 403, 404, 409)},
+                          {**_NO_CONTENT, '202': {
+                              **openapi_actions.DELETE_ACCEPTED,
+                              **_ok('SoftwareDeploymentShow', '')['200'],
+                              **openapi_actions.DELETE_ACCEPTED},
+                           **_errors(400, 403, 404, 409)},
                           'software_deployments'),
         },
         urls.DEPLOYMENT_EVENTS: {
@@ -447,6 +459,7 @@ def _deployment_paths() -> dict:
                          **_errors(400, 403, 404)}, 'software_deployments',
                         requestBody=_body('SoftwareDeploymentSignal')),
         },
+        **openapi_actions.paths(sys.modules[__name__]),
     }
 
 

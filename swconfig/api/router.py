@@ -29,6 +29,7 @@ import urllib.parse
 import pecan
 
 from swconfig.api import agent
+from swconfig.api.controllers.v1 import deployment_actions
 from swconfig.api.controllers.v1 import openapi
 from swconfig.api.controllers.v1 import servers
 from swconfig.api.controllers.v1 import software_configs as configs
@@ -81,6 +82,10 @@ ROUTES: tuple[Route, ...] = (
                             'DELETE': deployments.delete}),
     Route(urls.DEPLOYMENT_SIGNAL, {'POST': deployments.signal}),
     Route(urls.DEPLOYMENT_EVENTS, {'GET': deployments.events}),
+    Route(urls.DEPLOYMENT_ACTIONS, {'POST': deployment_actions.run_action}),
+    Route(urls.DEPLOYMENT_TRIGGER, {'POST': deployment_actions.trigger}),
+    Route(urls.DEPLOYMENT_CANCEL, {'POST': deployment_actions.cancel}),
+    Route(urls.DEPLOYMENT_OUTPUT, {'GET': deployment_actions.output}),
     Route(urls.VALIDATE, {'POST': validate.validate_template}),
     Route(urls.SERVERS, {'GET': servers.index, 'POST': servers.register}),
     Route(urls.SERVER, {'GET': servers.show, 'DELETE': servers.unregister}),

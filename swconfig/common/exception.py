@@ -210,3 +210,27 @@ class StartupError(SwconfigException):
     a launcher restarting it for ever."""
 
     msg_fmt = 'Cannot start: %(reason)s'
+
+
+class IdempotencyKeyReused(SwconfigException):
+    """The same ``Idempotency-Key`` came with a different request."""
+
+    msg_fmt = ('Idempotency-Key %(key)s was used for a different request '
+               '(another deployment, action or body); use a new key.')
+    code = HTTPStatus.UNPROCESSABLE_ENTITY
+
+
+class DeploymentFinished(Conflict):
+    msg_fmt = ('Deployment %(deployment_id)s is not in progress '
+               '(%(action)s %(status)s); there is nothing to cancel.')
+
+
+class OutputNotFound(NotFound):
+    msg_fmt = ('Deployment %(deployment_id)s has no output named '
+               '%(name)s.')
+
+
+class NotServerDerived(Invalid):
+    msg_fmt = ('Deployment %(deployment_id)s was created with a config '
+               'derived by its client (no signal_transport); only '
+               'deployments the engine derives can %(what)s.')

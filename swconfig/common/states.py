@@ -39,15 +39,29 @@ class Refusal:
     reason: str  # the event's reason, for the user
 
 
+#: The status reason of a cancelled action (status FAILED): it leaves the
+#: server's document at once, and a later signal of it is stale.
+CANCELLED = 'Deployment cancelled.'
+
+
+def is_cancelled(status: str | None, status_reason: str | None) -> bool:
+    return status == FAILED and status_reason == CANCELLED
+
+
 def signal_refusal(signal_revision: int, action_revision: int,
-                   status: str | None) -> Refusal | None:
+                   status: str | None,
+                   status_reason: str | None = None) -> Refusal | None:
     """The signal-acceptance rule: a signal counts only for the current
     action revision of a deployment, and only while that action is
-    IN_PROGRESS. None when the signal is wanted."""
+    IN_PROGRESS; a signal of a cancelled action is stale. None when the
+    signal is wanted."""
     if signal_revision != action_revision:
         return Refusal(STALE, f'Stale signal for action revision '
                               f'{signal_revision} ignored (current '
                               f'revision {action_revision})')
+    if is_cancelled(status, status_reason):
+        return Refusal(STALE, f'Stale signal for cancelled action revision '
+                              f'{signal_revision} ignored')
     if status != IN_PROGRESS:
         return Refusal(DUPLICATE, f'Duplicate signal ignored: the action '
                                   f'already finished ({status})')

@@ -31,6 +31,21 @@ opts = [
                     'down. Casts of agent signals are never retried: the '
                     'engines\' signal sweep applies a signal whose cast '
                     'was lost.'),
+    cfg.IntOpt('idempotency_key_expiry',
+               default=86400,
+               min=60,
+               help='Seconds an Idempotency-Key of a trigger request is '
+                    'kept: within that time a retry with the same key '
+                    'returns the trigger deployment the first request '
+                    'made instead of running the action again. Expired '
+                    'keys are purged by the engines and may be reused.'),
+    cfg.IntOpt('delete_action_timeout',
+               default=600,
+               min=1,
+               help='Seconds a component\'s DELETE entry may run when its '
+                    'deployment is deleted. The deployment is removed when '
+                    'the DELETE action signals (COMPLETE or FAILED) or '
+                    'when this timeout passes, whichever comes first.'),
 ]
 
 

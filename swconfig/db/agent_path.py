@@ -182,7 +182,9 @@ _CHANGE = models.ServerChange.__table__
 _AGENT_STATEMENTS = {
     'head': sa.select(*_VALIDATORS).where(
         _SERVER.c.id == sa.bindparam('server_id')),
-    'get': sa.select(*_VALIDATORS, _SERVER.c.document).where(
+    # With the owner, for the tenant view (swconfig.api.tenant_metadata).
+    'get': sa.select(*_VALIDATORS, _SERVER.c.document,
+                     _SERVER.c.tenant).where(
         _SERVER.c.id == sa.bindparam('server_id')),
     # The document only when the agent's copy is stale: a 304 reads no
     # blob.
@@ -192,14 +194,16 @@ _AGENT_STATEMENTS = {
                 else_=_SERVER.c.document).label('document')).where(
         _SERVER.c.id == sa.bindparam('server_id')),
     'signal_target': sa.select(
-        _DEPLOYMENT.c.action_revision, _DEPLOYMENT.c.status).where(
+        _DEPLOYMENT.c.action_revision, _DEPLOYMENT.c.status,
+        _DEPLOYMENT.c.status_reason).where(
         _DEPLOYMENT.c.id == sa.bindparam('deployment_id')),
     'signal_insert': _INBOX.insert().values(
         deployment_id=sa.bindparam('deployment_id'),
         action_revision=sa.bindparam('action_revision'),
         payload=sa.bindparam('payload', type_=_INBOX.c.payload.type),
         received_at=sa.bindparam('received_at',
-                                 type_=_INBOX.c.received_at.type)),
+                                 type_=_INBOX.c.received_at.type),
+        request_id=sa.bindparam('request_id')),
     'changes_after': sa.select(_CHANGE.c.id, _CHANGE.c.server_id).where(
         _CHANGE.c.id > sa.bindparam('after')).order_by(_CHANGE.c.id),
 }
@@ -220,22 +224,26 @@ def agent_server_document(server_id: str, with_document: bool = True,
 
 
 def agent_signal_target(deployment_id: str) -> dict | None:
-    """The deployment's current ``action_revision`` and ``status``, for
-    the signal-acceptance rule (None when there is no such deployment);
-    read once more on a fresh connection if the pooled one was dead."""
+    """The deployment's current ``action_revision``, ``status`` and
+    ``status_reason``, for the signal-acceptance rule (None when there is
+    no such deployment); read once more on a fresh connection if the
+    pooled one was dead."""
     engine, statements = _agent()
     return statements['signal_target'].first(
         engine, {'deployment_id': deployment_id})
 
 
 def agent_signal_insert(deployment_id: str, action_revision: int,
-                        payload: Any) -> int:
-    """Store an agent's signal durably; the inbox row's id. Never retried:
-    an INSERT whose answer was lost might have happened."""
+                        payload: Any, request_id: str | None = None) -> int:
+    """Store an agent's signal durably, with the id of the request that
+    brought it (the engine logs it when it applies the signal); the inbox
+    row's id. Never retried: an INSERT whose answer was lost might have
+    happened."""
     engine, statements = _agent()
     return statements['signal_insert'].insert_one(engine, {
         'deployment_id': deployment_id, 'action_revision': action_revision,
-        'payload': payload, 'received_at': timeutils.utcnow()})
+        'payload': payload, 'received_at': timeutils.utcnow(),
+        'request_id': request_id})
 
 
 def agent_server_changes(after: int | None, missing: Sequence[int] = (),

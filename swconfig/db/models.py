@@ -144,6 +144,29 @@ class ServerChange(Base):
     changed_at = sa.Column(types.timestamp(), nullable=False)
 
 
+class TriggerRequest(Base):
+    """An ``Idempotency-Key`` of a trigger request: a retry with the same
+    key (in the same project) gets the trigger deployment it made instead
+    of a second run. ``request_digest`` is the digest of what was asked,
+    so the same key with another request is refused. Rows past
+    ``expires_at`` are purged by the engines."""
+
+    __tablename__ = 'trigger_request'
+    __table_args__ = (
+        sa.UniqueConstraint('tenant', 'idempotency_key'),
+        sa.Index(None, 'expires_at'),
+    )
+
+    id = sa.Column(sa.Integer, primary_key=True, autoincrement=True)
+    tenant = sa.Column(sa.String(64), nullable=False)
+    idempotency_key = sa.Column(sa.String(255), nullable=False)
+    deployment_id = sa.Column(sa.String(36), nullable=False)
+    request_digest = sa.Column(sa.String(64), nullable=False)
+    trigger_deployment_id = sa.Column(sa.String(36), nullable=False)
+    created_at = sa.Column(types.timestamp(), nullable=False)
+    expires_at = sa.Column(types.timestamp(), nullable=False)
+
+
 class SignalInbox(Base):
     """A signal as the agent sent it, stored before the agent is answered;
     ``processed_at`` is set, once, by the engine that handled it."""
@@ -161,3 +184,5 @@ class SignalInbox(Base):
     received_at = sa.Column(types.timestamp(), nullable=False)
     processed_at = sa.Column(types.timestamp(), nullable=True)
     result = sa.Column(sa.String(32), nullable=True)
+    #: The request that stored the signal, logged when it is applied.
+    request_id = sa.Column(sa.String(64), nullable=True)

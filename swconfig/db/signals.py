@@ -36,7 +36,8 @@ def signal_inbox_add(context: RequestContext, deployment_id: str,
     row = models.SignalInbox(deployment_id=deployment_id,
                              action_revision=action_revision,
                              payload=payload,
-                             received_at=timeutils.utcnow())
+                             received_at=timeutils.utcnow(),
+                             request_id=context.request_id)
     context.session.add(row)
     context.session.flush()
     return row.id

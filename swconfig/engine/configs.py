@@ -5,6 +5,7 @@ from typing import Any
 from oslo_log import log
 from oslo_utils import uuidutils
 
+from swconfig.common import components
 from swconfig.common import config_io
 from swconfig.common import exception
 from swconfig.common.context import RequestContext
@@ -28,6 +29,8 @@ def create(context: RequestContext, name: str | None, group: str | None,
            config: Any,
            inputs: Any, outputs: Any, options: Any) -> dict:
     """Validate, normalise and store a new immutable config."""
+    if group == components.GROUP:
+        components.check(name, config)
     values = {
         'id': uuidutils.generate_uuid(),
         'name': name,

@@ -17,6 +17,7 @@ from oslo_utils import timeutils
 from oslo_utils import uuidutils
 
 from swconfig import transports
+from swconfig.common import components
 from swconfig.common import deployment_request
 from swconfig.common import exception
 from swconfig.common import states
@@ -84,6 +85,15 @@ def create(context: RequestContext,
 def _create_once(context: RequestContext,
                  request: deployment_request.DeploymentRequest
                  ) -> tuple[dict, bool]:
+    return create_in_transaction(context, request)
+
+
+def create_in_transaction(context: RequestContext,
+                          request: deployment_request.DeploymentRequest
+                          ) -> tuple[dict, bool]:
+    """Create the deployment in the caller's writer transaction (or one
+    of its own); returns the row and whether its server's document was
+    rendered in that transaction (else render it after committing)."""
     values = {
         'id': uuidutils.generate_uuid(),
         'server_id': request.server_id,
@@ -124,14 +134,21 @@ def _derive(context: RequestContext, source: dict,
     values = {'config_id': derived['id'], 'source_config_id': source['id'],
               'signal_transport': transport.name, 'action_revision': 1,
               'action': action}
-    values.update(_action_started(transport, request.timeout))
+    values.update(_action_started(source, action, transport,
+                                  request.timeout))
     return values
 
 
-def _action_started(transport: transports_base.SignalTransport,
+def _action_started(source: dict, action: str,
+                    transport: transports_base.SignalTransport,
                     timeout: int | None) -> dict:
     """The status of an action just handed to the agent: waiting for its
-    signal (with a deadline), or complete at once for NO_SIGNAL."""
+    signal (with a deadline), or complete at once for NO_SIGNAL and for
+    a component action no entry serves (nothing will run)."""
+    if not deriving.serves(source, action):
+        return {'status': states.COMPLETE,
+                'status_reason': components.unserved_reason(source, action),
+                'timeout_at': None}
     if not transport.waits_for_signal:
         return {'status': states.COMPLETE,
                 'status_reason': 'Not waiting for outputs signal',
@@ -149,7 +166,7 @@ def update(context: RequestContext, deployment_id: str, values: dict) -> dict:
     falsy values such as ``""`` or ``{}`` are applied).
 
     A server-derived deployment whose config, input values or action
-    change gets a new action: see ``_new_action``. Anything else is
+    change gets a new action: see ``new_action``. Anything else is
     written as given (Heat's client-derived deployments, or status and
     outputs reported through the API).
     """
@@ -161,7 +178,7 @@ def update(context: RequestContext, deployment_id: str, values: dict) -> dict:
         current = db_api.software_deployment_get(context, deployment_id)
         try:
             if _starts_new_action(current, values):
-                row = _new_action(context, current, values)
+                row = new_action(context, current, values)
             else:
                 row = db_api.software_deployment_update(
                     context, deployment_id, current['version'], values)
@@ -184,8 +201,8 @@ def _starts_new_action(current: dict, values: dict) -> bool:
         for key in NEW_ACTION_FIELDS)
 
 
-def _new_action(context: RequestContext, current: dict,
-                values: dict) -> dict:
+def new_action(context: RequestContext, current: dict,
+               values: dict, timeout: int | None = None) -> dict:
     """Derive the config again (from a new source config if ``config_id``
     names one) for the next action revision: the agent's document gets
     the new config, a new signal URL is issued and the old one is refused
@@ -208,7 +225,7 @@ def _new_action(context: RequestContext, current: dict,
         changes = {'config_id': derived['id'], 'source_config_id': source_id,
                    'input_values': input_values, 'action': action,
                    'action_revision': revision,
-                   **_action_started(transport, None)}
+                   **_action_started(source, action, transport, timeout)}
         if 'output_values' in values:
             changes['output_values'] = values['output_values']
         row = db_api.software_deployment_update(

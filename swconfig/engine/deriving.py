@@ -4,12 +4,16 @@ Heat builds the derived config in its template resource or in the client;
 swconfig builds it here, once, for every client. The derived config is the
 source config with each input given its ``value`` and the ``deploy_*`` inputs
 of the chosen signal transport appended (doc/source/reference/derivation.rst).
+For a component (group ``component``) the entry serving the action is
+chosen here, not by the agent: the derived config's group is the entry's
+``tool`` and its config the entry's ``config``.
 """
 
 from typing import Any
 
 from oslo_utils import uuidutils
 
+from swconfig.common import components
 from swconfig.transports import base as transport_base
 
 DEPLOY_SERVER_ID = 'deploy_server_id'
@@ -49,14 +53,28 @@ def derive(source: dict, server: dict, deployment_id: str,
     ]
     inputs += transport.signal_inputs(server, deployment_id,
                                       action_revision)
-    config = source['config']
+    group, config = source['group'] or 'Heat::Ungrouped', source['config']
+    entry = (components.entry_for(source, action)
+             if components.is_component(source) else None)
+    if entry is not None:
+        # An action no entry serves keeps the component as it is: the
+        # deployment completes at once, and an agent skips it anyway.
+        group, config = entry['tool'], entry.get('config', '')
     return {
         'id': uuidutils.generate_uuid(),
         'name': name or source['name'],
-        'group': source['group'] or 'Heat::Ungrouped',
+        'group': group,
         'config': '' if config is None else config,
         'inputs': inputs,
         'outputs': source['outputs'],
         'options': source['options'] or {},
         'tenant': source['tenant'],
     }
+
+
+def serves(source: dict, action: str) -> bool:
+    """Whether deriving ``source`` for ``action`` gives the agent
+    something to run: always, but for a component with no entry for
+    ``action``."""
+    return (not components.is_component(source)
+            or components.entry_for(source, action) is not None)

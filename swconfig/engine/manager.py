@@ -20,6 +20,7 @@ from sqlalchemy import exc as sa_exc
 from swconfig.common import exception
 from swconfig.common.context import RequestContext
 from swconfig.common.deployment_request import DeploymentRequest
+from swconfig.engine import actions
 from swconfig.engine import configs
 from swconfig.engine import deployments
 from swconfig.engine import rpcapi
@@ -116,8 +117,27 @@ class EngineManager:
 
     @expected
     def delete_software_deployment(self, context: RequestContext,
-                                   deployment_id: str) -> None:
-        deployments.delete(context, deployment_id)
+                                   deployment_id: str) -> dict | None:
+        # Since 1.4: the deployment when its DELETE entry runs first.
+        return actions.delete(context, deployment_id)
+
+    @expected
+    def run_deployment_action(self, context: RequestContext,
+                              deployment_id: str,
+                              action: str) -> dict | None:
+        return actions.run_action(context, deployment_id, action)
+
+    @expected
+    def trigger_deployment(self, context: RequestContext,
+                           deployment_id: str, request: dict,
+                           idempotency_key: str | None = None) -> dict:
+        return actions.trigger(context, deployment_id, request,
+                               idempotency_key)
+
+    @expected
+    def cancel_deployment(self, context: RequestContext,
+                          deployment_id: str) -> dict:
+        return actions.cancel(context, deployment_id)
 
     @expected
     def get_agent_config(self, context: RequestContext, server_id: str,

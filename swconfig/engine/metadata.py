@@ -26,11 +26,14 @@ from swconfig.db import api as db_api
 LOG = log.getLogger(__name__)
 
 RENDER_ATTEMPTS = 5
-
-
 def stays_in_document(deployment: dict) -> bool:
     """Desired-state actions always stay; any other action stays until it
-    is final (Heat: only COMPLETE and FAILED are; anything else waits)."""
+    is final (Heat: only COMPLETE and FAILED are; anything else waits).
+    A cancelled action leaves, so an agent that has not run it never
+    does."""
+    if states.is_cancelled(deployment['status'],
+                           deployment.get('status_reason')):
+        return False
     return (deployment['status'] not in states.FINAL_STATUSES
             or deployment['action'] in states.DESIRED_STATE_ACTIONS)
 

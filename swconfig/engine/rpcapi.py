@@ -14,6 +14,9 @@ API version history:
           Clients no longer send ``base_url`` (agent URLs come from the
           engine's configuration); engines ignore it when an older API
           sends it.
+    1.4 - run_deployment_action, trigger_deployment, cancel_deployment;
+          delete_software_deployment returns the deployment when its
+          component's DELETE entry runs first (None when it is gone).
 """
 
 import time
@@ -28,7 +31,7 @@ from swconfig.common import rpc
 from swconfig.common.context import RequestContext
 from swconfig.conf import CONF
 
-RPC_API_VERSION = '1.3'
+RPC_API_VERSION = '1.4'
 LOG = log.getLogger(__name__)
 AT_LEAST_ONCE = messaging.TransportOptions(at_least_once=True)
 
@@ -103,8 +106,29 @@ class EngineAPI:
                           deployment_id=deployment_id, values=values)
 
     def delete_software_deployment(self, context: RequestContext,
-                                   deployment_id: str) -> None:
+                                   deployment_id: str) -> dict | None:
+        """None once deleted; the deployment (IN_PROGRESS) while its
+        component's DELETE entry runs first (engines of 1.4)."""
         return self._call(context, 'delete_software_deployment', '1.0',
+                          deployment_id=deployment_id)
+
+    def run_deployment_action(self, context: RequestContext,
+                              deployment_id: str,
+                              action: str) -> dict | None:
+        return self._call(context, 'run_deployment_action', '1.4',
+                          deployment_id=deployment_id, action=action)
+
+    def trigger_deployment(self, context: RequestContext,
+                           deployment_id: str, request: dict,
+                           idempotency_key: str | None = None) -> dict:
+        """``{"software_deployment": ..., "created": bool}``."""
+        return self._call(context, 'trigger_deployment', '1.4',
+                          deployment_id=deployment_id, request=request,
+                          idempotency_key=idempotency_key)
+
+    def cancel_deployment(self, context: RequestContext,
+                          deployment_id: str) -> dict:
+        return self._call(context, 'cancel_deployment', '1.4',
                           deployment_id=deployment_id)
 
     def get_agent_config(self, context: RequestContext,

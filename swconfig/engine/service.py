@@ -12,6 +12,7 @@ from swconfig import transports
 from swconfig.common import rpc
 from swconfig.common import signing
 from swconfig.conf import CONF
+from swconfig.engine import actions
 from swconfig.engine import manager
 from swconfig.engine import signals
 
@@ -20,6 +21,9 @@ LOG = log.getLogger(__name__)
 #: Seconds start() waits for the message bus before going on without it
 #: (swconfig-all then still starts its API, which answers writes 503).
 _BUS_WAIT = 3
+#: Seconds between purges of expired Idempotency-Keys (each removes a
+#: bounded batch; keys live a day by default, so hourly is plenty).
+KEY_PURGE_INTERVAL = 3600
 
 
 def _periodic(task: Any) -> Any:
@@ -76,6 +80,9 @@ class EngineService(service.Service):
                                stop_on_exception=False)
         self.tg.add_timer_args(CONF.agent.timeout_check_interval,
                                _periodic(signals.fail_timed_out),
+                               stop_on_exception=False)
+        self.tg.add_timer_args(KEY_PURGE_INTERVAL,
+                               _periodic(actions.purge_expired_keys),
                                stop_on_exception=False)
 
     def _start_server(self, server: Any) -> None:

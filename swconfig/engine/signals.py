@@ -4,7 +4,9 @@ The API stored each signal in the inbox before answering the agent; here
 an engine claims it (``processed_at``, conditionally) and applies it to the
 deployment (conditionally on its ``version``) in one transaction. A signal
 for an older action revision, or for an action that already finished, is
-recorded as an event and not applied.
+recorded as an event and not applied; so is a signal of a cancelled
+action (result STALE). A DELETE action that finishes removes its
+deployment (``actions.finish_deletes``).
 """
 
 import datetime
@@ -20,6 +22,7 @@ from swconfig.common import context as swconfig_context
 from swconfig.common import exception
 from swconfig.common import states
 from swconfig.db import api as db_api
+from swconfig.engine import actions
 from swconfig.engine import metadata
 
 LOG = log.getLogger(__name__)
@@ -87,7 +90,8 @@ class _Batch:
         self.before: dict[str, dict] = {}  # deployment id -> as read
         self.events: list[dict] = []
         self.deferred: list[int] = []
-        self.log: list[tuple[str, int, str, str]] = []
+        # (verb, inbox id, request id that stored it, deployment, reason)
+        self.log: list[tuple[str, int, str | None, str, str]] = []
 
     def refuse(self, signal: dict, deployment: dict | None, result: str,
                reason: str) -> None:
@@ -99,7 +103,8 @@ class _Batch:
                 'old_status': deployment['status'],
                 'new_status': deployment['status'], 'reason': reason})
         self.log.append(('not applied', signal['id'],
-                         signal['deployment_id'], reason))
+                         signal.get('request_id'), signal['deployment_id'],
+                         reason))
 
     def apply(self, signal: dict, deployment: dict) -> dict:
         """Apply ``signal`` to ``deployment``; returns the deployment as
@@ -119,8 +124,8 @@ class _Batch:
             'deployment_id': deployment['id'], 'action': deployment['action'],
             'old_status': deployment['status'], 'new_status': after['status'],
             'reason': reason})
-        self.log.append(('applied to', signal['id'], deployment['id'],
-                         reason))
+        self.log.append(('applied to', signal['id'],
+                         signal.get('request_id'), deployment['id'], reason))
         return after
 
 
@@ -144,7 +149,8 @@ def _decide(signals: list[dict], deployments: dict[str, dict],
             continue
         refusal = states.signal_refusal(signal['action_revision'],
                                         deployment['action_revision'],
-                                        deployment['status'])
+                                        deployment['status'],
+                                        deployment.get('status_reason'))
         oversized = states.oversized_reason(signal['payload'])
         if refusal is not None:
             reason = refusal.reason
@@ -157,6 +163,17 @@ def _decide(signals: list[dict], deployments: dict[str, dict],
         else:
             current[deployment['id']] = batch.apply(signal, deployment)
     return batch
+
+
+def _finished_deletes(batch: _Batch) -> list[str]:
+    """The server-derived deployments whose DELETE action the batch
+    finished: they go now."""
+    return sorted(
+        deployment_id for deployment_id, before in batch.before.items()
+        if before['action'] == states.DELETE
+        and before['source_config_id'] is not None
+        and batch.updates[deployment_id]['values'].get('status')
+        in states.FINAL_STATUSES)
 
 
 @oslo_db_api.wrap_db_retry(max_retries=3, retry_on_deadlock=True)
@@ -205,15 +222,19 @@ def apply_batch(inbox_ids: list[int]) -> dict[int, Any]:
         for inbox_id in todo:
             results.pop(inbox_id, None)
         results.update(batch.results)
-        for verb, inbox_id, deployment_id, reason in batch.log:
-            LOG.info('Signal %s %s deployment %s: %s', inbox_id, verb,
-                     deployment_id, reason)
+        for verb, inbox_id, request_id, deployment_id, reason in batch.log:
+            # The request id of the request that stored the signal: the
+            # agent's or user's call is found in the API's log.
+            LOG.info('Signal %s (stored by request %s) %s deployment %s: %s',
+                     inbox_id, request_id or 'unknown', verb, deployment_id,
+                     reason)
         for server_id in sorted({
                 before['server_id']
                 for deployment_id, before in batch.before.items()
                 if metadata.document_changes(before, dict(
                     before, **batch.updates[deployment_id]['values']))}):
             metadata.render(server_id)
+        actions.finish_deletes(_finished_deletes(batch))
         if not batch.deferred:
             break
         todo = batch.deferred
@@ -349,4 +370,7 @@ def fail_timed_out() -> int:
         LOG.warning('Deployment %s on server %s: %s', deployment['id'],
                     deployment['server_id'], reason)
         metadata.render(deployment['server_id'])
+        if (deployment['action'] == states.DELETE
+                and deployment['source_config_id'] is not None):
+            actions.finish_deletes([deployment['id']])
     return failed

@@ -16,7 +16,7 @@ from swconfig import policies
 from tests.fixtures import rbac
 
 # 19 operations (every route) x 5 role sets; the closing note quotes it.
-EXPECTED_ROWS = 95
+EXPECTED_ROWS = 110
 MEMBER = {'X-Roles': rbac.ROLES['member']}
 
 
@@ -26,7 +26,8 @@ def test_matrix_size_and_shape():
     assert len(rbac.ROWS) == EXPECTED_ROWS
     assert set(rbac.COLUMNS) == set(rbac.ROLES)
     assert set(rbac.SPEC['matrix']) == set(rbac.OPERATIONS)
-    assert {status for _op, _role, status in rbac.ROWS} <= {200, 204, 403}
+    assert {status for _op, _role, status in rbac.ROWS} <= {200, 201, 204,
+                                                            403}
 
 
 def test_matrix_covers_every_resource_rule():

@@ -110,8 +110,14 @@ def test_success_and_error_statuses():
         if method == 'DELETE':
             assert '204' in codes and '200' not in codes, path
         else:
-            assert '200' in codes and '201' not in codes, (method, path)
-        for code in codes - {'200', '204', '304'}:
+            assert '200' in codes, (method, path)
+        # Only a trigger creates (201; 200 repeats an earlier one), and
+        # only a deployment with a DELETE entry to run is deleted later.
+        assert ('201' in codes) == ((method, path) == (
+            'POST', urls.DEPLOYMENT_TRIGGER)), (method, path)
+        assert ('202' in codes) == ((method, path) == (
+            'DELETE', urls.DEPLOYMENT)), (method, path)
+        for code in codes - {'200', '201', '202', '204', '304'}:
             assert int(code) >= 400, (method, path, code)
             response = _resolve(doc, operation['responses'][code])
             if method == 'HEAD':
@@ -122,7 +128,7 @@ def test_success_and_error_statuses():
     responses = doc['components']['responses']
     assert {code for code, (name, _) in openapi.ERROR_RESPONSES.items()
             if name in responses} == {'400', '403', '404', '405', '409',
-                                      '413', '415', '429', '503'}
+                                      '413', '415', '422', '429', '503'}
     for method, path, operation in _operations(doc):
         # swconfig.api.body answers 415 for a body not declared JSON.
         tenant_body = path.startswith(urls.PROJECT) and (
@@ -165,6 +171,10 @@ def test_success_envelopes():
         'metadata'}
     assert envelopes[('GET', deployments + '/{deployment_id}/events')] == {
         'events'}
+    for path in (urls.DEPLOYMENT_ACTIONS, urls.DEPLOYMENT_TRIGGER,
+                 urls.DEPLOYMENT_CANCEL):
+        assert envelopes[('POST', path)] == {'software_deployment'}
+    assert envelopes[('GET', urls.DEPLOYMENT_OUTPUT)] == {'output'}
 
 
 # -- request schemas are the validators' own objects ------------------------
@@ -195,6 +205,10 @@ def test_request_schemas_are_the_schema_modules_objects():
     assert documented[('POST', urls.PROJECT + '/validate')] \
         is config_schemas.VALIDATE
     assert documented[('POST', urls.SERVERS)] is server_schemas.CREATE
+    assert documented[('POST', urls.DEPLOYMENT_ACTIONS)] is \
+        deploy_schemas.ACTION_RUN
+    assert documented[('POST', urls.DEPLOYMENT_TRIGGER)] is \
+        deploy_schemas.TRIGGER
     # Every top-level (titled) body schema of the schema modules is used.
     titled = [value for module in SCHEMA_MODULES
               for value in vars(module).values()
@@ -362,6 +376,48 @@ def _signed(url: str) -> tuple[str, dict[str, str]]:
     return query, {'id': path.rstrip('/').split('/')[-2]}
 
 
+def _check_actions(call, client, server: dict) -> None:
+    """The deployment action endpoints and ``?wait``, on a component with
+    a DELETE entry (a delete then answers 202)."""
+    project = {'tenant_id': server['tenant_id']}
+    component = call('POST', urls.CONFIGS, 200, json={
+        'name': 'comp', 'group': 'component', 'outputs': [{'name': 'out'}],
+        'config': {'configs': [
+            {'tool': 'script', 'config': 'create'},
+            {'actions': ['DELETE', 'BACKUP'], 'tool': 'script'}]}},
+        **project)['software_config']
+    deployed = call('POST', urls.DEPLOYMENTS, 200, json={
+        'config_id': component['id'], 'server_id': server['server_id'],
+        'signal_transport': 'HEAT_SIGNAL'}, **project)['software_deployment']
+    deployment = {**project, 'deployment_id': deployed['id']}
+    call('GET', urls.DEPLOYMENT, 200, query='wait=1', **deployment)
+    call('POST', urls.DEPLOYMENT_ACTIONS, 200, json={'action': 'UPDATE'},
+         **deployment)
+    key = {'Idempotency-Key': f'k-{uuid.uuid4().hex}'}
+    trigger = call('POST', urls.DEPLOYMENT_TRIGGER, 201,
+                   json={'action': 'BACKUP'}, headers=key,
+                   **deployment)['software_deployment']
+    call('POST', urls.DEPLOYMENT_TRIGGER, 200, json={'action': 'BACKUP'},
+         headers=key, **deployment)
+    call('POST', urls.DEPLOYMENT_TRIGGER, 422, json={'action': 'OTHER'},
+         headers=key, **deployment)
+    triggered = {**project, 'deployment_id': trigger['id']}
+    call('POST', urls.DEPLOYMENT_CANCEL, 200, **triggered)
+    call('POST', urls.DEPLOYMENT_CANCEL, 409, **triggered)
+    client.post(_fill(urls.DEPLOYMENT_SIGNAL).replace(
+        'x-deployment_id', deployed['id']), json={'out': 'v'})
+    _await(client, deployment, 'status', 'COMPLETE')
+    call('GET', urls.DEPLOYMENT_OUTPUT, 200, output_name='out',
+         **deployment)
+    call('GET', urls.DEPLOYMENT_OUTPUT, 404, output_name='none',
+         **deployment)
+    call('DELETE', urls.DEPLOYMENT, 202, **deployment)
+    call('DELETE', urls.DEPLOYMENT, 204, **deployment)
+    call('DELETE', urls.DEPLOYMENT, 204, **triggered)
+    call('DELETE', urls.CONFIG, 204,
+         **{**project, 'config_id': component['id']})
+
+
 def test_responses_match_the_document(inprocess_stack):
     call = _Conformance(inprocess_stack)
     configs = urls.CONFIGS
@@ -450,6 +506,8 @@ def test_responses_match_the_document(inprocess_stack):
     call('GET', configs, 403, headers={'X-Roles': 'nobody'}, **project)
     call('GET', urls.AGENT_METADATA, 403, query='token=forged',
          **server)
+
+    _check_actions(call, inprocess_stack, server)
 
     call('DELETE', deployments + '/{deployment_id}', 204, **deployment)
     call('DELETE', configs + '/{config_id}', 204, **config)

@@ -240,6 +240,24 @@ ROWS_AT = {
              'changed_at': T0 + 6 * SECOND},
         ],
     },
+    '9e2b6d41f0a7': {
+        'trigger_request': [
+            {'id': 1, 'tenant': 'p1', 'idempotency_key': 'backup-ü-1',
+             'deployment_id': 'deployment-1',
+             'request_digest': 'a' * 64,
+             'trigger_deployment_id': 'deployment-2',
+             'created_at': T0 + 7 * SECOND,
+             'expires_at': T0 + 86400 * SECOND},
+        ],
+    },
+    'b7d3e58c14a2': {
+        'signal_inbox': [
+            {'id': 4, 'deployment_id': 'deployment-2', 'action_revision': 1,
+             'payload': '{"deploy_status_code":0}',
+             'received_at': T0 + 8 * SECOND, 'processed_at': None,
+             'result': None, 'request_id': f'req-{"0" * 36}'},
+        ],
+    },
 }
 
 

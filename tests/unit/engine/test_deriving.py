@@ -227,3 +227,31 @@ def test_config(config, expected):
     (None, {}), ({}, {}), ({'x': True}, {'x': True})])
 def test_options(options, expected):
     assert derive(source_config(options=options))['options'] == expected
+
+
+COMPONENT = {'configs': [
+    {'tool': 'script', 'config': 'create'},
+    {'actions': ['BACKUP'], 'tool': 'ansible', 'config': 'backup'},
+]}
+
+
+@pytest.mark.parametrize('action, group, config', [
+    ('CREATE', 'script', 'create'), ('UPDATE', 'script', 'create'),
+    ('BACKUP', 'ansible', 'backup')])
+def test_a_component_is_derived_from_the_entry_of_the_action(
+        action, group, config):
+    source = source_config(group='component', config=COMPONENT)
+    derived = derive(source=source, action=action)
+    assert (derived['group'], derived['config']) == (group, config)
+    assert derived['outputs'] == source['outputs']
+    assert [i['name'] for i in derived['inputs']][:3] == ['foo', 'bar',
+                                                          'baz']
+    assert deriving.serves(source, action)
+
+
+def test_an_action_no_entry_serves_keeps_the_component():
+    source = source_config(group='component', config=COMPONENT)
+    derived = derive(source=source, action='RESTORE')
+    assert (derived['group'], derived['config']) == ('component', COMPONENT)
+    assert not deriving.serves(source, 'RESTORE')
+    assert deriving.serves(source_config(), 'RESTORE')

@@ -14,6 +14,7 @@ from sqlalchemy import exc as sa_exc
 
 from swconfig.common import context as swconfig_context
 from swconfig.common import exception
+from swconfig.engine import actions
 from swconfig.engine import configs
 from swconfig.engine import deployments
 from swconfig.engine import manager
@@ -31,8 +32,14 @@ ENDPOINTS = {
                                    {'request': REQUEST}),
     'update_software_deployment': (deployments, 'update', {
         'deployment_id': 'd1', 'values': {}}),
-    'delete_software_deployment': (deployments, 'delete',
+    'delete_software_deployment': (actions, 'delete',
                                    {'deployment_id': 'd1'}),
+    'run_deployment_action': (actions, 'run_action', {
+        'deployment_id': 'd1', 'action': 'SUSPEND'}),
+    'trigger_deployment': (actions, 'trigger', {
+        'deployment_id': 'd1', 'request': {'action': 'BACKUP'},
+        'idempotency_key': 'k1'}),
+    'cancel_deployment': (actions, 'cancel', {'deployment_id': 'd1'}),
     'get_agent_config': (servers, 'agent_config', {'server_id': 's1'}),
     'register_server': (servers, 'register', {'server_id': 's1'}),
     'unregister_server': (servers, 'unregister', {'server_id': 's1'}),

@@ -5,6 +5,7 @@ import json
 import pecan
 
 from swconfig.api import body
+from swconfig.api import deployment_watch
 from swconfig.api import views
 from swconfig.api.controllers.v1 import access
 from swconfig.api.controllers.v1 import params
@@ -26,8 +27,18 @@ def index() -> dict:
 
 @pecan.expose('json')
 def show(deployment_id: str) -> dict:
+    """With ``?wait=N`` and the deployment IN_PROGRESS: answer when it
+    changes (status, progress, outputs) or after N seconds (at most
+    ``deployment_watch.MAX_WAIT``), whichever comes first."""
     context = access.authorize('software_deployments:show')
+    wait = params.non_negative_int('wait', params.get('wait'))
     row = db_api.software_deployment_get(context, deployment_id)
+    if wait and row['status'] == states.IN_PROGRESS:
+        changed = deployment_watch.WATCH.wait(
+            deployment_id, row['version'],
+            min(wait, deployment_watch.MAX_WAIT))
+        if changed:
+            row = db_api.software_deployment_get(context, deployment_id)
     return {'software_deployment': views.deployment(row)}
 
 
@@ -51,10 +62,25 @@ def update(deployment_id: str) -> dict:
 
 
 @pecan.expose(content_type='application/json')
-def delete(deployment_id: str) -> None:
+def delete(deployment_id: str) -> str | None:
+    """204 once deleted. A component with a DELETE entry runs it first:
+    202 with the deployment IN_PROGRESS, removed when the action
+    finishes (Heat's REST delete is always 204)."""
     context = access.authorize('software_deployments:delete')
-    pecan.request.engine.delete_software_deployment(context, deployment_id)
-    pecan.response.status = 204
+    row = pecan.request.engine.delete_software_deployment(context,
+                                                          deployment_id)
+    return deployment_or_nothing(row, 202)
+
+
+def deployment_or_nothing(row: dict | None, status: int) -> str | None:
+    """``row`` as the JSON body with ``status``, or 204 and no body at
+    all when the deployment is gone (``pecan.expose('json')`` would
+    write ``null``)."""
+    if row is None:
+        pecan.response.status = 204
+        return None
+    pecan.response.status = status
+    return json.dumps({'software_deployment': views.deployment(row)})
 
 
 @pecan.expose('json')

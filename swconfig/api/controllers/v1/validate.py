@@ -10,20 +10,9 @@ import pecan
 from swconfig.api import body
 from swconfig.api.controllers.v1 import access
 from swconfig.api.schemas.v1 import software_configs as schemas
+from swconfig.common import components
 from swconfig.common import config_io
 from swconfig.common import exception
-
-
-def _check_component(name: str, properties: dict) -> None:
-    seen: set[str] = set()
-    for entry in properties['configs']:
-        for action in entry.get('actions', ['CREATE', 'UPDATE']):
-            if action in seen:
-                raise exception.InvalidTemplate(
-                    reason=f'Defining more than one configuration for the '
-                           f'same action in SoftwareComponent "{name}" is '
-                           f'not allowed.')
-            seen.add(action)
 
 
 @pecan.expose('json')
@@ -42,7 +31,10 @@ def validate_template() -> dict:
             raise exception.InvalidTemplate(
                 reason=f'resource {name}: {exc.message}')
         if component:
-            _check_component(name, properties)
+            try:
+                components.check(name, properties)
+            except exception.InvalidParameterValue as exc:
+                raise exception.InvalidTemplate(reason=exc.kwargs['reason'])
         try:
             config_io.normalise_inputs(properties.get('inputs'))
             config_io.normalise_outputs(properties.get('outputs'))

@@ -139,3 +139,55 @@ UPDATE = {
     },
     'additionalProperties': False,
 }
+
+ACTION_RUN = {
+    'title': 'SoftwareDeploymentAction',
+    'description': 'Run one action of a server-side deployment: the '
+                   'engine derives the config again for it (for a '
+                   'component, the entry that lists the action) with a '
+                   'new action revision. ``DELETE`` deletes the '
+                   'deployment, running its DELETE entry first.',
+    'type': 'object',
+    'properties': {
+        'action': {**ACTION, 'type': 'string',
+                   'description': 'Required. The action: ``CREATE``, '
+                                  '``UPDATE``, ``SUSPEND``, ``RESUME``, '
+                                  '``DELETE`` or a custom name such as '
+                                  '``BACKUP``.'},
+    },
+    'required': ['action'],
+    'additionalProperties': False,
+}
+
+TRIGGER = {
+    'title': 'SoftwareDeploymentTrigger',
+    'description': 'Run one action of a deployment as a new deployment on '
+                   'the same server, from the same source config; the '
+                   'original deployment is untouched. Send an '
+                   '``Idempotency-Key`` header to make retries safe.',
+    'type': 'object',
+    'properties': {
+        'action': {**ACTION, 'type': 'string',
+                   'description': 'Required. The action to run, for '
+                                  'example ``BACKUP``; it names the '
+                                  'derived config ``<source name>-'
+                                  '<ACTION>``.'},
+        'input_values': {
+            'type': ['object', 'null'],
+            'description': "Values over the original deployment's input "
+                           'values, by name.'},
+        'signal_transport': {
+            'type': ['string', 'null'], 'minLength': 1, 'maxLength': 32,
+            'description': "The trigger's signal transport (``HEAT_SIGNAL``,"
+                           ' ``NO_SIGNAL`` or ``default``); null: the '
+                           "original deployment's."},
+        'timeout': {'type': ['integer', 'null'], 'minimum': 0,
+                    'maximum': 31536000,
+                    'description': "Seconds to wait for the agent's "
+                                   'signal; ``0`` waits for ever; null '
+                                   'means ``[DEFAULT] '
+                                   'default_deployment_timeout``.'},
+    },
+    'required': ['action'],
+    'additionalProperties': False,
+}

@@ -1,0 +1,114 @@
+"""Long polls of a deployment (``GET .../software_deployments/{id}?wait=N``).
+
+A waiter parks on an ``Event``; it holds no database connection. One
+watcher thread per API worker reads, every ``POLL_INTERVAL`` seconds and
+only while someone waits, the ``version`` of every watched deployment in
+one query (the connection goes back to the pool between reads), and wakes
+the waiters of those that changed. So many waiters cost one small
+primary-key query per interval, not one per waiter, and a change is seen
+within ``POLL_INTERVAL``: cheap enough to keep the engines out of it (no
+notification bus to feed) and quick enough for a person watching.
+
+Waiters hold request threads, and each counts as one of ``[api]
+max_concurrent_project_requests``. At most half of that limit may wait
+at once (``max_waiters``); past it a ``?wait`` request is answered at
+once with the current state, as without ``wait``, so long polls can
+never take the slots the requests they wait for (a signal through the
+API, a cancel) need.
+"""
+
+import threading
+import time
+
+from oslo_log import log
+
+from swconfig.api.middleware import concurrency
+from swconfig.common import context as swconfig_context
+from swconfig.db import api as db_api
+
+LOG = log.getLogger(__name__)
+
+#: Seconds between two reads of the watched deployments.
+POLL_INTERVAL = 0.5
+#: The longest wait a request may ask for, in seconds.
+MAX_WAIT = 60
+
+
+class _Waiter:
+    __slots__ = ('deployment_id', 'version', 'changed')
+
+    def __init__(self, deployment_id: str, version: int) -> None:
+        self.deployment_id = deployment_id
+        self.version = version
+        self.changed = threading.Event()
+
+
+class DeploymentWatch:
+    """The per-worker watcher the waiters of ``wait`` share."""
+
+    def __init__(self, max_waiters: int | None = None) -> None:
+        self._max_waiters = max_waiters
+        self._lock = threading.Lock()
+        self._someone_waits = threading.Condition(self._lock)
+        self._waiters: set[_Waiter] = set()
+        self._thread: threading.Thread | None = None
+
+    @property
+    def max_waiters(self) -> int:
+        if self._max_waiters is None:
+            self._max_waiters = max(
+                1, concurrency.project_request_limit() // 2)
+        return self._max_waiters
+
+    def wait(self, deployment_id: str, version: int,
+             timeout: float) -> bool:
+        """Wait up to ``timeout`` seconds for the deployment to change
+        from ``version`` (or go); False if it did not, or if too many
+        requests wait already (then at once)."""
+        waiter = _Waiter(deployment_id, version)
+        with self._lock:
+            if len(self._waiters) >= self.max_waiters:
+                LOG.info('%d requests already wait for deployments on '
+                         'this API worker; answering a wait for %s at '
+                         'once', len(self._waiters), deployment_id)
+                return False
+            self._waiters.add(waiter)
+            if self._thread is None or not self._thread.is_alive():
+                self._thread = threading.Thread(
+                    target=self._run, name='deployment-watch', daemon=True)
+                self._thread.start()
+            self._someone_waits.notify()
+        try:
+            return waiter.changed.wait(timeout)
+        finally:
+            with self._lock:
+                self._waiters.discard(waiter)
+
+    def _run(self) -> None:
+        while True:
+            with self._lock:
+                while not self._waiters:
+                    self._someone_waits.wait()
+            try:
+                self._check()
+            except Exception:
+                # A database hiccup: waiters time out at worst, and the
+                # next round tries again.
+                LOG.exception('Could not read the deployments requests '
+                              'wait for; trying again')
+            time.sleep(POLL_INTERVAL)
+
+    def _check(self) -> None:
+        with self._lock:
+            waiters = list(self._waiters)
+        if not waiters:
+            return
+        versions = db_api.software_deployment_versions(
+            swconfig_context.get_admin_context(),
+            sorted({waiter.deployment_id for waiter in waiters}))
+        for waiter in waiters:
+            if versions.get(waiter.deployment_id) != waiter.version:
+                waiter.changed.set()
+
+
+WATCH = DeploymentWatch()

@@ -1,0 +1,75 @@
+"""Software components (group ``component``, Heat's
+``OS::Heat::SoftwareComponent``): one config per lifecycle or custom
+action.
+
+The one check of a component's entries, for both the config create and
+the template check (``POST /validate``), and the choice of the entry that
+serves an action, for the engine's derivation.
+"""
+
+from typing import Any
+
+from swconfig.common import exception
+
+GROUP = 'component'
+#: An entry without ``actions`` serves these (Heat's default).
+DEFAULT_ACTIONS = ('CREATE', 'UPDATE')
+
+
+def check(name: str | None, config: Any) -> None:
+    """Raise InvalidParameterValue unless ``config`` is a valid component
+    config, ``{"configs": [{"actions": [...], "config": "...", "tool":
+    "..."}, ...]}``: at least one entry, ``tool`` required, each action in
+    at most one entry (Heat's message)."""
+    entries = config.get('configs') if isinstance(config, dict) else None
+    if not isinstance(entries, list) or not entries:
+        raise exception.InvalidParameterValue(
+            reason='A component config must be {"configs": [...]} with at '
+                   'least one entry.')
+    seen: set[str] = set()
+    for index, entry in enumerate(entries):
+        if not isinstance(entry, dict):
+            raise exception.InvalidParameterValue(
+                reason=f'configs[{index}] of a component must be an '
+                       f'object.')
+        tool = entry.get('tool')
+        if not isinstance(tool, str) or not tool:
+            raise exception.InvalidParameterValue(
+                reason=f'configs[{index}] of a component needs "tool", '
+                       f'the hook that runs it.')
+        if 'config' in entry and not isinstance(entry['config'], str):
+            raise exception.InvalidParameterValue(
+                reason=f'configs[{index}].config of a component must be '
+                       f'a string.')
+        actions = entry.get('actions', list(DEFAULT_ACTIONS))
+        if (not isinstance(actions, list) or not actions
+                or not all(isinstance(a, str) and a for a in actions)):
+            raise exception.InvalidParameterValue(
+                reason=f'configs[{index}].actions of a component must be '
+                       f'a list of at least one action name.')
+        for action in actions:
+            if action in seen:
+                raise exception.InvalidParameterValue(
+                    reason=f'Defining more than one configuration for the '
+                           f'same action in SoftwareComponent "{name}" is '
+                           f'not allowed.')
+            seen.add(action)
+
+
+def is_component(config: dict) -> bool:
+    return config.get('group') == GROUP
+
+
+def entry_for(config: dict, action: str) -> dict | None:
+    """The entry of component ``config`` that serves ``action``, or None
+    when none does."""
+    for entry in (config.get('config') or {}).get('configs') or []:
+        if action in entry.get('actions', DEFAULT_ACTIONS):
+            return entry
+    return None
+
+
+def unserved_reason(config: dict, action: str) -> str:
+    """The status reason of an action no entry serves."""
+    return (f'No configuration for action {action} in component '
+            f'{config.get("name")}; nothing to run.')

@@ -1,0 +1,459 @@
+"""Components with full lifecycles, triggered actions, outputs, cancel
+and long polls (``?wait=N``), on every backend."""
+
+import json
+import threading
+import time
+from typing import Any
+
+from tests.fixtures import api_client
+from tests.functional.api import helpers
+from tests.functional.api.helpers import assert_error
+from tests.functional.api.test_agent_path import _config_ids
+from tests.functional.api.test_agent_path import _document
+from tests.functional.api.test_agent_path import _events
+from tests.functional.api.test_agent_path import _get_config
+from tests.functional.api.test_agent_path import _inputs
+from tests.functional.api.test_agent_path import _local
+from tests.functional.api.test_agent_path import _metadata_url
+from tests.functional.api.test_agent_path import _poll
+from tests.functional.api.test_agent_path import _show
+from tests.functional.api.test_agent_path import _signal_url
+from tests.functional.api.test_agent_path import _wait_event
+from tests.functional.api.test_agent_path import _wait_finished
+
+ENTRIES = [
+    {'actions': ['CREATE', 'UPDATE'], 'tool': 'script',
+     'config': '#!/bin/sh\necho create\n'},
+    {'actions': ['SUSPEND'], 'tool': 'script', 'config': 'suspend'},
+    {'actions': ['DELETE'], 'tool': 'script', 'config': 'delete'},
+    {'actions': ['BACKUP'], 'tool': 'ansible', 'config': 'backup'},
+]
+WAITERS = 24
+
+
+def _url(project: str, suffix: str = '') -> str:
+    return helpers.url(project, 'software_deployments', suffix)
+
+
+def _component(api: Any, project: str, entries: list = ENTRIES,
+               name: str = 'db') -> dict:
+    return helpers.create_config(
+        api, project, name=name, group='component',
+        config={'configs': entries},
+        inputs=[{'name': 'target', 'default': '/srv'}],
+        outputs=[{'name': 'result'}])
+
+
+def _deploy(api: Any, project: str, server: str, config_id: str,
+            **body: Any) -> dict:
+    body.setdefault('signal_transport', 'HEAT_SIGNAL')
+    return helpers.create_deployment(api, project, server_id=server,
+                                     config_id=config_id, **body)
+
+
+def _signal(api: Any, project: str, deployment_id: str,
+            **payload: Any) -> None:
+    reply = api.post(_url(project, f'/{deployment_id}/signal'),
+                     json=payload)
+    assert reply.status == 200, reply.text
+
+
+def _complete(api: Any, project: str, deployment_id: str,
+              **outputs: Any) -> dict:
+    _signal(api, project, deployment_id, deploy_status_code=0, **outputs)
+    done = _wait_finished(api, project, deployment_id)
+    assert done['status'] == 'COMPLETE', done
+    return done
+
+
+def _derived_of(api: Any, project: str, deployment: dict) -> dict:
+    return _get_config(api, project, deployment['config_id'])
+
+
+def _trigger(api: Any, project: str, deployment_id: str,
+             key: str | None = None, **body: Any) -> Any:
+    headers = {'Idempotency-Key': key} if key is not None else None
+    return api.post(_url(project, f'/{deployment_id}/trigger'), json=body,
+                    headers=headers)
+
+
+# -- component configs -------------------------------------------------------
+
+def test_component_configs_are_validated(api, project):
+    configs = helpers.url(project, 'software_configs')
+    bad = {
+        'duplicate action': [{'actions': ['CREATE'], 'tool': 'script'},
+                             {'actions': ['CREATE'], 'tool': 'puppet'}],
+        'default actions twice': [{'tool': 'script'},
+                                  {'actions': ['UPDATE'], 'tool': 'x'}],
+        'no tool': [{'actions': ['CREATE'], 'config': 'x'}],
+        'no entry': [],
+    }
+    for case, entries in bad.items():
+        reply = api.post(configs, json={'name': 'c', 'group': 'component',
+                                        'config': {'configs': entries}})
+        error = assert_error(reply, 400)
+        assert 'component' in error['message'].lower() or (
+            'configuration' in error['message']), (case, error)
+    error = assert_error(api.post(configs, json={
+        'name': 'c', 'group': 'component', 'config': 'echo'}), 400)
+    assert 'at least one entry' in error['message']
+    duplicate = assert_error(api.post(configs, json={
+        'name': 'dup', 'group': 'component',
+        'config': {'configs': bad['duplicate action']}}), 400)
+    assert duplicate['message'].endswith(
+        'Defining more than one configuration for the same action in '
+        'SoftwareComponent "dup" is not allowed.')
+    assert _component(api, project)['group'] == 'component'
+
+
+def test_validate_checks_components_the_same_way(api, project):
+    def template(entries):
+        return {'template': {'heat_template_version': '2013-05-23',
+                             'resources': {'comp': {
+                                 'type': 'OS::Heat::SoftwareComponent',
+                                 'properties': {'configs': entries}}}}}
+
+    validate = helpers.url(project, 'validate')
+    reply = api.post(validate, json=template(ENTRIES))
+    assert reply.status == 200, reply.text
+    error = assert_error(api.post(validate, json=template(
+        [{'tool': 'script'}, {'actions': ['CREATE'], 'tool': 'x'}])), 400)
+    assert error['message'].endswith(
+        'Defining more than one configuration for the same action in '
+        'SoftwareComponent "comp" is not allowed.')
+
+
+# -- lifecycle actions -------------------------------------------------------
+
+def test_lifecycle_actions_run_their_entries(api, project):
+    server = f'{project}-srv'
+    metadata_url = _metadata_url(api, project, server)
+    source = _component(api, project)
+    deployment = _deploy(api, project, server, source['id'],
+                         input_values={'target': '/data'})
+    derived = _derived_of(api, project, deployment)
+    assert (derived['group'], derived['config']) == (
+        'script', '#!/bin/sh\necho create\n')
+    assert _inputs(derived)['deploy_action']['value'] == 'CREATE'
+    _complete(api, project, deployment['id'], result='created')
+    first_url = _signal_url(api, project, deployment)
+
+    reply = api.post(_url(project, f'/{deployment["id"]}/actions'),
+                     json={'action': 'SUSPEND'})
+    assert reply.status == 200, reply.text
+    suspended = reply.json['software_deployment']
+    assert (suspended['action'], suspended['status']) == (
+        'SUSPEND', 'IN_PROGRESS')
+    derived = _derived_of(api, project, suspended)
+    assert (derived['group'], derived['config']) == ('script', 'suspend')
+    assert _inputs(derived)['target']['value'] == '/data'
+    document, _ = _document(api, metadata_url)
+    assert _config_ids(document) == [suspended['config_id']]
+    # The former action's signal URL is stale now.
+    stale = api.put(_local(first_url), data=json.dumps({'result': 'x'}))
+    assert_error(stale, 403, 'SignalRefused')
+    _complete(api, project, deployment['id'])
+
+    # No entry serves RESUME: nothing runs, it completes at once.
+    reply = api.post(_url(project, f'/{deployment["id"]}/actions'),
+                     json={'action': 'RESUME'})
+    assert reply.status == 200, reply.text
+    resumed = reply.json['software_deployment']
+    assert (resumed['action'], resumed['status'],
+            resumed['status_reason']) == (
+        'RESUME', 'COMPLETE', 'No configuration for action RESUME in '
+                              'component db; nothing to run.')
+
+    assert_error(api.post(_url(project, f'/{deployment["id"]}/actions'),
+                          json={'action': 'bad action'}), 400)
+    assert_error(api.post(_url(project, '/missing/actions'),
+                          json={'action': 'SUSPEND'}), 404)
+
+
+def test_actions_need_a_server_derived_deployment(api, project):
+    server = f'{project}-srv'
+    config = helpers.create_config(api, project, config='echo')
+    raw = helpers.create_deployment(api, project, server_id=server,
+                                    config_id=config['id'],
+                                    action='CREATE', status='IN_PROGRESS')
+    error = assert_error(api.post(_url(project, f'/{raw["id"]}/actions'),
+                                  json={'action': 'SUSPEND'}), 400)
+    assert 'derived by its client' in error['message']
+    assert_error(_trigger(api, project, raw['id'], action='BACKUP'), 400)
+
+
+def test_delete_runs_the_delete_entry_first(api, project):
+    server = f'{project}-srv'
+    source = _component(api, project)
+    deployment = _deploy(api, project, server, source['id'])
+    _complete(api, project, deployment['id'])
+
+    reply = api.delete(_url(project, f'/{deployment["id"]}'))
+    assert reply.status == 202, reply.text
+    deleting = reply.json['software_deployment']
+    assert (deleting['action'], deleting['status']) == (
+        'DELETE', 'IN_PROGRESS')
+    assert _derived_of(api, project, deleting)['config'] == 'delete'
+    assert _show(api, project, deployment['id'])['action'] == 'DELETE'
+
+    _signal(api, project, deployment['id'], deploy_status_code=0)
+    _poll(lambda: api.get(_url(project, f'/{deployment["id"]}')).status,
+          lambda status: status == 404, 'the deployment to go')
+    assert_error(api.get(helpers.url(project, 'software_configs',
+                                     '/' + deleting['config_id'])), 404)
+
+    # Without a DELETE entry the delete is immediate, as in Heat.
+    plain = _component(api, project, ENTRIES[:2], name='plain')
+    other = _deploy(api, project, server, plain['id'])
+    reply = api.delete(_url(project, f'/{other["id"]}'))
+    assert reply.status == 204, reply.text
+    assert_error(api.get(_url(project, f'/{other["id"]}')), 404)
+
+
+def test_a_failed_delete_entry_still_deletes(api, project):
+    server = f'{project}-srv'
+    source = _component(api, project)
+    deployment = _deploy(api, project, server, source['id'])
+    reply = api.post(_url(project, f'/{deployment["id"]}/actions'),
+                     json={'action': 'DELETE'})
+    assert reply.status == 200, reply.text
+    assert reply.json['software_deployment']['action'] == 'DELETE'
+    _signal(api, project, deployment['id'], deploy_status_code=3)
+    _poll(lambda: api.get(_url(project, f'/{deployment["id"]}')).status,
+          lambda status: status == 404, 'the deployment to go')
+
+
+# -- triggers ----------------------------------------------------------------
+
+def test_trigger_runs_one_entry_as_a_new_deployment(api, project):
+    server = f'{project}-srv'
+    metadata_url = _metadata_url(api, project, server)
+    source = _component(api, project)
+    original = _deploy(api, project, server, source['id'],
+                       input_values={'target': '/data', 'keep': 'me'})
+    original = _complete(api, project, original['id'], result='created')
+
+    reply = _trigger(api, project, original['id'], key='backup-1',
+                     action='BACKUP', input_values={'target': '/backup'})
+    assert reply.status == 201, reply.text
+    trigger = reply.json['software_deployment']
+    assert trigger['id'] != original['id']
+    assert (trigger['server_id'], trigger['action'], trigger['status']) == (
+        server, 'BACKUP', 'IN_PROGRESS')
+    assert trigger['input_values'] == {'target': '/backup', 'keep': 'me'}
+    derived = _derived_of(api, project, trigger)
+    assert (derived['name'], derived['group'], derived['config']) == (
+        'db-BACKUP', 'ansible', 'backup')
+    assert _inputs(derived)['deploy_action']['value'] == 'BACKUP'
+    assert _show(api, project, original['id']) == original
+    document, _ = _document(api, metadata_url)
+    assert _config_ids(document) == [original['config_id'],
+                                     trigger['config_id']]
+
+    # The same key and request: the same trigger deployment, no new run.
+    again = _trigger(api, project, original['id'], key='backup-1',
+                     action='BACKUP', input_values={'target': '/backup'})
+    assert again.status == 200, again.text
+    assert again.json['software_deployment']['id'] == trigger['id']
+    listed = api.get(_url(project, f'?server_id={server}')).json
+    assert len(listed['software_deployments']) == 2
+    # The same key for another request: refused.
+    error = assert_error(_trigger(api, project, original['id'],
+                                  key='backup-1', action='BACKUP',
+                                  input_values={'target': '/other'}),
+                         422, 'IdempotencyKeyReused')
+    assert 'backup-1' in error['message']
+
+    # Once finished, the one-off action leaves the server's document.
+    done = _complete(api, project, trigger['id'], result='saved')
+    assert done['output_values']['result'] == 'saved'
+    document, _ = _document(api, metadata_url)
+    assert _config_ids(document) == [original['config_id']]
+
+
+def test_concurrent_retries_with_one_key_run_once(api, project):
+    server = f'{project}-srv'
+    source = _component(api, project)
+    original = _deploy(api, project, server, source['id'])
+    replies: list[Any] = []
+    start = threading.Barrier(6)
+
+    def retry() -> None:
+        client = _own_client(api)
+        start.wait()
+        replies.append(_trigger(client, project, original['id'],
+                                key='same', action='BACKUP'))
+
+    threads = [threading.Thread(target=retry) for _ in range(6)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert sorted(reply.status for reply in replies) == [200] * 5 + [201]
+    ids = {reply.json['software_deployment']['id'] for reply in replies}
+    assert len(ids) == 1
+    listed = api.get(_url(project, f'?server_id={server}')).json
+    assert len(listed['software_deployments']) == 2
+
+
+def test_trigger_of_an_action_no_entry_serves(api, project):
+    server = f'{project}-srv'
+    source = _component(api, project)
+    original = _deploy(api, project, server, source['id'])
+    reply = _trigger(api, project, original['id'], action='RESTORE',
+                     timeout=30)
+    assert reply.status == 201, reply.text
+    trigger = reply.json['software_deployment']
+    assert (trigger['status'], trigger['status_reason']) == (
+        'COMPLETE', 'No configuration for action RESTORE in component db; '
+                    'nothing to run.')
+    assert_error(_trigger(api, project, original['id']), 400)
+    assert_error(_trigger(api, project, 'missing', action='BACKUP'), 404)
+
+
+# -- outputs -----------------------------------------------------------------
+
+def test_one_output_by_name(api, project):
+    server = f'{project}-srv'
+    source = _component(api, project)
+    deployment = _deploy(api, project, server, source['id'])
+    assert_error(api.get(_url(project, f'/{deployment["id"]}/outputs/'
+                                       f'result')), 404, 'OutputNotFound')
+    _complete(api, project, deployment['id'],
+              result={'files': 3, 'path': '/srv/ü'}, deploy_stdout='ok')
+    reply = api.get(_url(project, f'/{deployment["id"]}/outputs/result'))
+    assert reply.status == 200, reply.text
+    assert reply.json == {'output': {
+        'name': 'result', 'value': {'files': 3, 'path': '/srv/ü'}}}
+    reply = api.get(_url(project, f'/{deployment["id"]}/outputs/'
+                                  f'deploy_stdout'))
+    assert reply.json['output']['value'] == 'ok'
+    error = assert_error(api.get(_url(
+        project, f'/{deployment["id"]}/outputs/unknown')), 404)
+    assert 'unknown' in error['message']
+
+
+# -- cancel ------------------------------------------------------------------
+
+def test_cancel_leaves_the_document_and_stales_later_signals(api, project):
+    server = f'{project}-srv'
+    metadata_url = _metadata_url(api, project, server)
+    source = _component(api, project)
+    original = _deploy(api, project, server, source['id'])
+    _complete(api, project, original['id'])
+    trigger = _trigger(api, project, original['id'],
+                       action='BACKUP').json['software_deployment']
+    signal_url = _signal_url(api, project, trigger)
+    document, _ = _document(api, metadata_url)
+    assert trigger['config_id'] in _config_ids(document)
+
+    reply = api.post(_url(project, f'/{trigger["id"]}/cancel'))
+    assert reply.status == 200, reply.text
+    cancelled = reply.json['software_deployment']
+    assert (cancelled['status'], cancelled['status_reason']) == (
+        'FAILED', 'Deployment cancelled.')
+    document, _ = _document(api, metadata_url)
+    assert _config_ids(document) == [original['config_id']]
+
+    # The agent's late signal is recorded as stale, not applied.
+    late = api.put(_local(signal_url), data=json.dumps(
+        {'result': 'late', 'deploy_status_code': 0}))
+    error = assert_error(late, 403, 'SignalRefused')
+    # The agent is told why, as the event records it.
+    assert 'Stale signal for cancelled action revision' in error['message']
+    event = _wait_event(api, project, trigger['id'],
+                        'Stale signal for cancelled action')
+    assert event['new_status'] == 'FAILED'
+    after = _show(api, project, trigger['id'])
+    assert (after['status'], after['status_reason'],
+            after['output_values']) == ('FAILED', 'Deployment cancelled.',
+                                        None)
+
+    error = assert_error(api.post(_url(project, f'/{trigger["id"]}/cancel')),
+                         409, 'DeploymentFinished')
+    assert 'nothing to cancel' in error['message']
+    assert_error(api.post(_url(project, f'/{original["id"]}/cancel')), 409)
+    assert_error(api.post(_url(project, '/missing/cancel')), 404)
+
+
+def test_cancel_of_a_lifecycle_action(api, project):
+    server = f'{project}-srv'
+    metadata_url = _metadata_url(api, project, server)
+    source = _component(api, project)
+    deployment = _deploy(api, project, server, source['id'])
+    reply = api.post(_url(project, f'/{deployment["id"]}/cancel'))
+    assert reply.status == 200, reply.text
+    document, _ = _document(api, metadata_url)
+    assert _config_ids(document) == []
+    reasons = [event['reason'] for event in _events(api, project,
+                                                    deployment['id'])]
+    assert reasons[-1] == 'Deployment cancelled.'
+
+
+# -- long polls --------------------------------------------------------------
+
+def _own_client(api: Any) -> Any:
+    """A client a thread may use alone (requests sessions are not
+    thread-safe; the in-process app is)."""
+    if isinstance(api, api_client.HttpClient):
+        return api_client.HttpClient(api.base_url, api.backend)
+    return api
+
+
+def test_wait_answers_as_soon_as_the_status_changes(api, project):
+    server = f'{project}-srv'
+    source = _component(api, project)
+    deployment = _deploy(api, project, server, source['id'])
+    wait = 20
+    results: list[tuple[float, Any]] = []
+    started = threading.Barrier(WAITERS + 1)
+
+    def waiter() -> None:
+        client = _own_client(api)
+        started.wait()
+        begin = time.monotonic()
+        reply = client.get(_url(project, f'/{deployment["id"]}?wait={wait}'))
+        results.append((time.monotonic() - begin, reply))
+
+    threads = [threading.Thread(target=waiter) for _ in range(WAITERS)]
+    for thread in threads:
+        thread.start()
+    started.wait()
+    begin = time.monotonic()
+    time.sleep(1)  # the waiters are parked by now: the change comes later
+    _signal(api, project, deployment['id'], deploy_status_code=0)
+    for thread in threads:
+        thread.join(wait + 30)
+    assert len(results) == WAITERS
+    for elapsed, reply in results:
+        assert reply.status == 200, reply.text
+        assert reply.json['software_deployment']['status'] == 'COMPLETE'
+        # Answered on the change, long before the wait was over.
+        assert elapsed < wait - 5, elapsed
+    assert time.monotonic() - begin < wait - 5
+
+
+def test_wait_on_a_finished_deployment_answers_at_once(api, project):
+    server = f'{project}-srv'
+    source = _component(api, project)
+    deployment = _deploy(api, project, server, source['id'])
+    _complete(api, project, deployment['id'])
+    begin = time.monotonic()
+    reply = api.get(_url(project, f'/{deployment["id"]}?wait=30'))
+    assert reply.status == 200, reply.text
+    assert reply.json['software_deployment']['status'] == 'COMPLETE'
+    assert time.monotonic() - begin < 20
+    assert_error(api.get(_url(project, f'/{deployment["id"]}?wait=x')), 400)
+
+
+def test_wait_gives_up_after_n_seconds(api, project):
+    server = f'{project}-srv'
+    source = _component(api, project)
+    deployment = _deploy(api, project, server, source['id'])
+    begin = time.monotonic()
+    reply = api.get(_url(project, f'/{deployment["id"]}?wait=3'))
+    elapsed = time.monotonic() - begin
+    assert reply.json['software_deployment']['status'] == 'IN_PROGRESS'
+    assert 3 <= elapsed < 20, elapsed

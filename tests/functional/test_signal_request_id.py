@@ -1,0 +1,46 @@
+"""The engine applies signals later, in the background: its log names
+the request that stored each signal, so an operator can follow an agent's
+call from the API's log to its outcome."""
+
+import json
+import logging
+
+from tests.functional.api import test_agent_path as agent_path
+
+
+def _stored_by(caplog, request_id: str) -> list[str]:
+    return [record.getMessage() for record in caplog.records
+            if f'(stored by request {request_id})' in record.getMessage()]
+
+
+def test_agent_signal_is_logged_with_its_request_id(inprocess_stack,
+                                                    project, caplog):
+    api = inprocess_stack
+    source = agent_path._config(api, project)
+    deployment = agent_path._derived(api, project, f'{project}-srv',
+                                     source['id'])
+    url = agent_path._local(agent_path._signal_url(api, project, deployment))
+    with caplog.at_level(logging.INFO, logger='swconfig.engine.signals'):
+        reply = api.put(url, data=json.dumps({'deploy_status_code': 0}))
+        assert reply.status == 200, reply.text
+        request_id = reply.headers['x-openstack-request-id']
+        agent_path._wait_finished(api, project, deployment['id'])
+    [line] = _stored_by(caplog, request_id)
+    assert f'applied to deployment {deployment["id"]}' in line
+
+
+def test_user_signal_is_logged_with_its_request_id(inprocess_stack,
+                                                   project, caplog):
+    api = inprocess_stack
+    source = agent_path._config(api, project)
+    deployment = agent_path._derived(api, project, f'{project}-srv',
+                                     source['id'])
+    with caplog.at_level(logging.INFO, logger='swconfig.engine.signals'):
+        reply = api.post(agent_path._deployments(
+            project, f'/{deployment["id"]}/signal'),
+            json={'deploy_status_code': 0})
+        assert reply.status == 200, reply.text
+        request_id = reply.headers['x-openstack-request-id']
+        agent_path._wait_finished(api, project, deployment['id'])
+    [line] = _stored_by(caplog, request_id)
+    assert f'applied to deployment {deployment["id"]}' in line
