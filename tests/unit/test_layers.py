@@ -4,7 +4,9 @@
 
 read from every import statement of every module (function-level imports
 included), so the rules stay true as the code grows. ``cmd`` is the top:
-it starts the API and the engine, and nothing else imports it.
+it starts the API and the engine, and nothing else imports it. ``cli``
+(the ``swconfig`` command) stands apart: a REST client, it imports only
+``common`` and ``swconfig.version``, and nothing else imports it.
 """
 
 import ast
@@ -16,6 +18,7 @@ import swconfig
 
 PACKAGE_DIR = pathlib.Path(swconfig.__file__).parent
 LOW_LEVEL = ('db', 'common', 'conf', 'transports', 'policies')
+CLI_MAY_USE = ('cli', 'common', 'version')
 
 
 def _package(module: str) -> str:
@@ -48,6 +51,11 @@ def violations(imports: dict[str, set[str]]) -> list[str]:
                              f'engine, api or cmd')
             if layer in ('common', 'conf') and used == 'db':
                 found.append(f'{line}: {layer} imports nothing from db')
+            if used == 'cli' and layer != 'cli':
+                found.append(f'{line}: only cli imports cli')
+            if layer == 'cli' and used not in CLI_MAY_USE:
+                found.append(f'{line}: cli calls the REST API and imports '
+                             f'only cli, common and swconfig.version')
     return found
 
 
@@ -104,6 +112,11 @@ def test_imports_only_go_downwards():
      'common imports nothing from db'),
     ('swconfig.conf.api', 'swconfig.db.models',
      'conf imports nothing from db'),
+    ('swconfig.cmd.all', 'swconfig.cli.main', 'only cli imports cli'),
+    ('swconfig.cli.deployments', 'swconfig.engine.rpcapi',
+     'cli calls the REST API'),
+    ('swconfig.cli.client', 'swconfig.db.api', 'cli calls the REST API'),
+    ('swconfig.cli.main', 'swconfig.conf.CONF', 'cli calls the REST API'),
 ])
 def test_each_rule_catches_its_violation(module, target, rule):
     found = violations({module: {target}})
@@ -120,4 +133,6 @@ def test_allowed_imports_pass():
         'swconfig.engine.deployments': {'swconfig.transports.base',
                                         'swconfig.db.api'},
         'swconfig.db.api': {'swconfig.common.exception'},
+        'swconfig.cli.main': {'swconfig.cli.client', 'swconfig.version',
+                              'swconfig.common.states'},
     }) == []

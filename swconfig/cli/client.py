@@ -1,0 +1,174 @@
+"""The REST calls the ``swconfig`` command makes, one method each.
+
+Paths are relative to the project's endpoint (``.../v1/<project>``). An
+error answer becomes ``CommandError`` carrying the message of Heat's error
+body on one line, which cliff prints without a traceback (``--debug``
+shows one).
+"""
+
+from typing import Any
+import urllib.parse
+
+from keystoneauth1 import exceptions as ks_exceptions
+from keystoneauth1 import session as ks_session
+
+CONFIGS = '/software_configs'
+DEPLOYMENTS = '/software_deployments'
+SERVERS = '/servers'
+
+#: Seconds to wait for a connection or an ordinary answer.
+HTTP_TIMEOUT = 60
+
+
+class CommandError(Exception):
+    """A request the service refused, or could not be made: the message
+    is one line for the user."""
+
+    def __init__(self, message: str, status: int | None = None) -> None:
+        super().__init__(' '.join(message.split()))
+        self.status = status
+
+
+def _quote(value: str) -> str:
+    return urllib.parse.quote(str(value), safe='')
+
+
+def _error_message(reply: Any) -> str:
+    """Heat's error body (``{"code", "title", "explanation", "error":
+    {"type", "message"}}``) as ``<title> (HTTP <code>): <message>``."""
+    try:
+        body = reply.json()
+    except ValueError:
+        body = None
+    title = reply.reason or 'Error'
+    message = reply.text.strip()
+    if isinstance(body, dict):
+        error = body.get('error') or {}
+        title = body.get('title') or title
+        message = (error.get('message') if isinstance(error, dict) else
+                   None) or body.get('explanation') or message
+    return f'{title} (HTTP {reply.status_code}): {message or title}'
+
+
+class Client:
+    """swconfig's REST API for one project, over a keystoneauth session
+    (which adds the token, or nothing with ``auth_type = none``)."""
+
+    def __init__(self, session: ks_session.Session, endpoint: str) -> None:
+        self.session = session
+        self.endpoint = endpoint.rstrip('/')
+
+    def request(self, method: str, path: str, body: Any = None,
+                params: dict | None = None, headers: dict | None = None,
+                timeout: float = HTTP_TIMEOUT) -> Any:
+        """The decoded JSON answer (None for 204), or ``CommandError``."""
+        url = self.endpoint + path
+        kwargs: dict[str, Any] = {'raise_exc': False, 'timeout': timeout,
+                                  'headers': dict(headers or {})}
+        if body is not None:
+            kwargs['json'] = body
+        if params:
+            kwargs['params'] = params
+        try:
+            reply = self.session.request(url, method, **kwargs)
+        except ks_exceptions.ClientException as error:
+            raise CommandError(f'{method} {url} failed: {error}') from error
+        if reply.status_code >= 400:
+            raise CommandError(_error_message(reply), reply.status_code)
+        if reply.status_code == 204 or not reply.content:
+            return None
+        try:
+            return reply.json()
+        except ValueError as error:
+            raise CommandError(f'{method} {url} answered {reply.status_code}'
+                               f' with a body that is not JSON') from error
+
+    # -- software configs -------------------------------------------------
+
+    def config_create(self, body: dict) -> dict:
+        return self.request('POST', CONFIGS, body)['software_config']
+
+    def config_list(self) -> list[dict]:
+        return self.request('GET', CONFIGS)['software_configs']
+
+    def config_show(self, config_id: str) -> dict:
+        return self.request(
+            'GET', f'{CONFIGS}/{_quote(config_id)}')['software_config']
+
+    def config_delete(self, config_id: str) -> None:
+        self.request('DELETE', f'{CONFIGS}/{_quote(config_id)}')
+
+    # -- software deployments ---------------------------------------------
+
+    def _deployment(self, deployment_id: str, tail: str = '') -> str:
+        return f'{DEPLOYMENTS}/{_quote(deployment_id)}{tail}'
+
+    def deployment_create(self, body: dict) -> dict:
+        return self.request('POST', DEPLOYMENTS, body)['software_deployment']
+
+    def deployment_list(self, server_id: str | None = None) -> list[dict]:
+        params = {'server_id': server_id} if server_id else None
+        return self.request('GET', DEPLOYMENTS,
+                            params=params)['software_deployments']
+
+    def deployment_show(self, deployment_id: str,
+                        wait: int | None = None) -> dict:
+        """The deployment; with ``wait``, the service answers as soon as
+        its status changes, or after ``wait`` seconds (a long poll)."""
+        params = {'wait': wait} if wait else None
+        timeout = HTTP_TIMEOUT + (wait or 0)
+        return self.request('GET', self._deployment(deployment_id),
+                            params=params,
+                            timeout=timeout)['software_deployment']
+
+    def deployment_delete(self, deployment_id: str) -> dict | None:
+        """None once deleted; the deployment (its DELETE action
+        IN_PROGRESS) when a component runs its DELETE entry first."""
+        answer = self.request('DELETE', self._deployment(deployment_id))
+        return answer['software_deployment'] if answer else None
+
+    def deployment_action(self, deployment_id: str,
+                          action: str) -> dict | None:
+        """The deployment running ``action``; None when the action was
+        DELETE and the deployment is already gone."""
+        answer = self.request('POST', self._deployment(deployment_id,
+                                                       '/actions'),
+                              {'action': action})
+        return answer['software_deployment'] if answer else None
+
+    def deployment_trigger(self, deployment_id: str, body: dict,
+                           idempotency_key: str | None = None) -> dict:
+        headers = ({'Idempotency-Key': idempotency_key}
+                   if idempotency_key else None)
+        return self.request('POST', self._deployment(deployment_id,
+                                                     '/trigger'),
+                            body, headers=headers)['software_deployment']
+
+    def deployment_cancel(self, deployment_id: str) -> dict:
+        return self.request('POST', self._deployment(
+            deployment_id, '/cancel'))['software_deployment']
+
+    def deployment_events(self, deployment_id: str) -> list[dict]:
+        return self.request('GET', self._deployment(deployment_id,
+                                                    '/events'))['events']
+
+    def deployment_output(self, deployment_id: str, name: str) -> Any:
+        """One output's answer: ``{"output": {"name", "value"}}`` or the
+        bare object, as the service sends it."""
+        answer = self.request('GET', self._deployment(
+            deployment_id, f'/outputs/{_quote(name)}'))
+        return answer.get('output', answer) if isinstance(answer,
+                                                          dict) else answer
+
+    def server_metadata(self, server_id: str) -> list[dict]:
+        return self.request('GET', f'{DEPLOYMENTS}/metadata/'
+                                   f'{_quote(server_id)}')['metadata']
+
+    # -- servers ------------------------------------------------------------
+
+    def server_list(self) -> list[dict]:
+        return self.request('GET', SERVERS)['servers']
+
+    def agent_config(self, server_id: str) -> dict:
+        return self.request('GET', f'{SERVERS}/{_quote(server_id)}'
+                                   '/agent-config')

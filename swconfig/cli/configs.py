@@ -1,0 +1,161 @@
+"""``swconfig config create|list|show|delete``."""
+
+import argparse
+import json
+import logging
+from typing import Any
+
+from cliff import command
+from cliff import lister
+from cliff import show
+import yaml
+
+from swconfig.cli import client as api_client
+from swconfig.cli import views
+
+LOG = logging.getLogger(__name__)
+
+#: The group whose config is an object (Heat's OS::Heat::SoftwareComponent
+#: ``{"configs": [{"actions", "config", "tool"}]}``), read as YAML/JSON.
+STRUCTURED_GROUPS = ('component',)
+DEFINITION_KEYS = ('inputs', 'outputs', 'options')
+
+
+def _read(path: str) -> str:
+    try:
+        with open(path) as handle:
+            return handle.read()
+    except OSError as error:
+        raise api_client.CommandError(
+            f'Cannot read {path}: {error.strerror}') from error
+
+
+def _load_yaml(path: str) -> Any:
+    try:
+        return yaml.safe_load(_read(path))
+    except yaml.YAMLError as error:
+        raise api_client.CommandError(
+            f'{path} is not valid YAML or JSON: {error}') from error
+
+
+def _definition(path: str | None) -> dict:
+    """The inputs, outputs and options of a definition file (the same file
+    ``openstack software config create --definition-file`` takes)."""
+    if path is None:
+        return {}
+    document = _load_yaml(path) or {}
+    if not isinstance(document, dict) or set(document) - set(
+            DEFINITION_KEYS):
+        raise api_client.CommandError(
+            f'{path} must be a mapping with only the keys '
+            f'{", ".join(DEFINITION_KEYS)}')
+    return document
+
+
+def _input(text: str) -> dict:
+    """``NAME`` or ``NAME=DEFAULT`` -> an input declaration."""
+    name, has_default, default = text.partition('=')
+    if not name:
+        raise argparse.ArgumentTypeError(f'{text!r}: NAME[=DEFAULT] needs '
+                                         'a name')
+    return {'name': name, 'default': default} if has_default else {
+        'name': name}
+
+
+class CreateConfig(show.ShowOne):
+    """Create a software config (configs are immutable: a change is a new
+    config)."""
+
+    def get_parser(self, prog_name: str) -> argparse.ArgumentParser:
+        parser = super().get_parser(prog_name)
+        parser.add_argument('name', metavar='NAME', help='Name of the config')
+        parser.add_argument(
+            '--group', required=True,
+            help='The hook that runs it on the server: script, ansible, '
+                 'puppet, component, ...')
+        parser.add_argument(
+            '--config-file', required=True, metavar='FILE',
+            help='The config: the script (or playbook, manifest) as text; '
+                 'for --group component, a YAML or JSON document '
+                 '{"configs": [{"actions": [...], "config": ..., '
+                 '"tool": ...}]}')
+        parser.add_argument(
+            '--definition-file', metavar='FILE',
+            help='YAML with the inputs, outputs and options of the config')
+        parser.add_argument(
+            '--input', dest='inputs', metavar='NAME[=DEFAULT]',
+            action='append', type=_input, default=[],
+            help='Declare an input (a String), with an optional default; '
+                 'repeat for more')
+        parser.add_argument(
+            '--output', dest='outputs', metavar='NAME', action='append',
+            default=[], help='Declare an output; repeat for more')
+        return parser
+
+    def take_action(self, parsed_args: argparse.Namespace) -> tuple:
+        body: dict[str, Any] = {'inputs': [], 'outputs': [], 'options': {}}
+        body.update(_definition(parsed_args.definition_file))
+        if parsed_args.group in STRUCTURED_GROUPS:
+            config = _load_yaml(parsed_args.config_file)
+        else:
+            config = _read(parsed_args.config_file)
+        body.update(name=parsed_args.name, group=parsed_args.group,
+                    config=config)
+        body['inputs'] = list(body['inputs'] or []) + parsed_args.inputs
+        body['outputs'] = list(body['outputs'] or []) + [
+            {'name': name} for name in parsed_args.outputs]
+        created = self.app.client.config_create(body)
+        return views.one(created, views.CONFIG)
+
+
+class ListConfigs(lister.Lister):
+    """List the project's software configs, newest first."""
+
+    def take_action(self, parsed_args: argparse.Namespace) -> tuple:
+        return views.many(self.app.client.config_list(), views.CONFIG_LIST)
+
+
+class ShowConfig(show.ShowOne):
+    """Show a software config."""
+
+    def get_parser(self, prog_name: str) -> argparse.ArgumentParser:
+        parser = super().get_parser(prog_name)
+        parser.add_argument('config_id', metavar='ID', help='The config')
+        parser.add_argument(
+            '--config-only', action='store_true',
+            help='Print only the config itself (a script as it is, a '
+                 'structured config as JSON)')
+        return parser
+
+    def run(self, parsed_args: argparse.Namespace) -> int:
+        if not parsed_args.config_only:
+            return super().run(parsed_args)
+        config = self.app.client.config_show(parsed_args.config_id)['config']
+        text = config if isinstance(config, str) else json.dumps(
+            config, indent=2, sort_keys=True)
+        self.app.stdout.write(text if text.endswith('\n') else text + '\n')
+        return 0
+
+    def take_action(self, parsed_args: argparse.Namespace) -> tuple:
+        return views.one(self.app.client.config_show(parsed_args.config_id),
+                         views.CONFIG)
+
+
+class DeleteConfigs(command.Command):
+    """Delete software configs (a config a deployment uses is refused)."""
+
+    def get_parser(self, prog_name: str) -> argparse.ArgumentParser:
+        parser = super().get_parser(prog_name)
+        parser.add_argument('config_ids', metavar='ID', nargs='+',
+                            help='The configs to delete')
+        return parser
+
+    def take_action(self, parsed_args: argparse.Namespace) -> int:
+        failed = 0
+        for config_id in parsed_args.config_ids:
+            try:
+                self.app.client.config_delete(config_id)
+            except api_client.CommandError as error:
+                LOG.error('%s: %s', config_id, error)
+                failed += 1
+        return 1 if failed else 0

@@ -1,0 +1,269 @@
+"""``swconfig deployment ...``: deploy, run actions, trigger, follow,
+read outputs, cancel."""
+
+import argparse
+import logging
+
+from cliff import command
+from cliff import lister
+from cliff import show
+
+from swconfig.cli import client as api_client
+from swconfig.cli import views
+from swconfig.cli import waiting
+from swconfig.common import states
+
+LOG = logging.getLogger(__name__)
+
+#: Exit status of ``--wait`` when the action ended FAILED (cancelled and
+#: timed out included); 1 is a refused request, 2 a usage error.
+EXIT_FAILED = 3
+
+
+def _key_value(text: str) -> tuple[str, str]:
+    key, has_value, value = text.partition('=')
+    if not key or not has_value:
+        raise argparse.ArgumentTypeError(f'{text!r} is not KEY=VALUE')
+    return key, value
+
+
+def _add_inputs(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        '--input', dest='inputs', metavar='KEY=VALUE', action='append',
+        type=_key_value, default=[],
+        help="A value for one of the config's inputs; repeat for more")
+
+
+def _add_timeout(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        '--timeout', type=int, metavar='SECONDS',
+        help="Seconds to wait for the agent's signal before the deployment "
+             "fails (0: for ever; default: the service's)")
+
+
+def _add_wait(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        '--wait', action='store_true',
+        help='Follow the action until it finishes (progress on stderr), '
+             'then show the deployment; exit status 0 if COMPLETE, '
+             f'{EXIT_FAILED} if FAILED or cancelled')
+
+
+class DeploymentCommand(show.ShowOne):
+    """A command that answers with one deployment, optionally after
+    waiting for its action to finish."""
+
+    exit_status = 0
+
+    def show(self, deployment: dict | None,
+             parsed_args: argparse.Namespace) -> tuple:
+        if deployment is None:
+            raise waiting.DeploymentGone(parsed_args.deployment_id)
+        if getattr(parsed_args, 'wait', False):
+            deployment = waiting.wait(self.app.client, deployment,
+                                      self.app.stderr)
+            if deployment['status'] != states.COMPLETE:
+                self.exit_status = EXIT_FAILED
+        return views.one(deployment, views.DEPLOYMENT)
+
+    def run(self, parsed_args: argparse.Namespace) -> int:
+        try:
+            return super().run(parsed_args) or self.exit_status
+        except waiting.DeploymentGone as gone:
+            # A DELETE action removed it: nothing left to show.
+            LOG.info('%s', gone)
+            return 0
+
+
+class CreateDeployment(DeploymentCommand):
+    """Deploy a config to a server; the service derives what the agent
+    runs and how it reports back."""
+
+    def get_parser(self, prog_name: str) -> argparse.ArgumentParser:
+        parser = super().get_parser(prog_name)
+        parser.add_argument('--config', required=True, metavar='ID',
+                            help='The config to deploy')
+        parser.add_argument('--server', required=True, metavar='SERVER',
+                            help='The server whose agent runs it')
+        _add_inputs(parser)
+        parser.add_argument('--action', metavar='ACTION',
+                            help='The action to run (default: CREATE)')
+        parser.add_argument(
+            '--signal-transport', default='default', metavar='TRANSPORT',
+            help="How the agent reports: HEAT_SIGNAL, NO_SIGNAL, ... "
+                 "(default: the operator's default)")
+        _add_timeout(parser)
+        parser.add_argument(
+            '--name', metavar='NAME',
+            help="Name of the derived config, which orders the server's "
+                 "deployments (default: the config's name)")
+        _add_wait(parser)
+        return parser
+
+    def take_action(self, parsed_args: argparse.Namespace) -> tuple:
+        body = {'config_id': parsed_args.config,
+                'server_id': parsed_args.server,
+                'input_values': dict(parsed_args.inputs),
+                'signal_transport': parsed_args.signal_transport}
+        for key in ('action', 'timeout', 'name'):
+            if getattr(parsed_args, key) is not None:
+                body[key] = getattr(parsed_args, key)
+        return self.show(self.app.client.deployment_create(body),
+                         parsed_args)
+
+
+class ListDeployments(lister.Lister):
+    """List the project's deployments, oldest first."""
+
+    def get_parser(self, prog_name: str) -> argparse.ArgumentParser:
+        parser = super().get_parser(prog_name)
+        parser.add_argument('--server', metavar='SERVER',
+                            help="Only this server's deployments")
+        return parser
+
+    def take_action(self, parsed_args: argparse.Namespace) -> tuple:
+        return views.many(
+            self.app.client.deployment_list(parsed_args.server),
+            views.DEPLOYMENT_LIST)
+
+
+class _OneDeployment(DeploymentCommand):
+    def get_parser(self, prog_name: str) -> argparse.ArgumentParser:
+        parser = super().get_parser(prog_name)
+        parser.add_argument('deployment_id', metavar='ID',
+                            help='The deployment')
+        return parser
+
+
+class ShowDeployment(_OneDeployment):
+    """Show a deployment: status, reason, inputs and outputs."""
+
+    def take_action(self, parsed_args: argparse.Namespace) -> tuple:
+        return self.show(
+            self.app.client.deployment_show(parsed_args.deployment_id),
+            parsed_args)
+
+
+class TriggerDeployment(_OneDeployment):
+    """Run one action (e.g. BACKUP) of a deployed component as a new
+    trigger deployment on the same server; the original is untouched."""
+
+    def get_parser(self, prog_name: str) -> argparse.ArgumentParser:
+        parser = super().get_parser(prog_name)
+        parser.add_argument('--action', required=True, metavar='ACTION',
+                            help='The action to run, e.g. BACKUP')
+        _add_inputs(parser)
+        parser.add_argument(
+            '--idempotency-key', metavar='KEY',
+            help='Retrying with the same key returns the same trigger '
+                 'instead of running the action again')
+        _add_timeout(parser)
+        _add_wait(parser)
+        return parser
+
+    def take_action(self, parsed_args: argparse.Namespace) -> tuple:
+        body = {'action': parsed_args.action}
+        if parsed_args.inputs:
+            body['input_values'] = dict(parsed_args.inputs)
+        if parsed_args.timeout is not None:
+            body['timeout'] = parsed_args.timeout
+        trigger = self.app.client.deployment_trigger(
+            parsed_args.deployment_id, body, parsed_args.idempotency_key)
+        return self.show(trigger, parsed_args)
+
+
+class RunAction(_OneDeployment):
+    """Run a lifecycle action (CREATE, UPDATE, SUSPEND, RESUME, DELETE) or
+    a custom one of a deployment's component."""
+
+    def get_parser(self, prog_name: str) -> argparse.ArgumentParser:
+        parser = super().get_parser(prog_name)
+        parser.add_argument('action', metavar='ACTION',
+                            help='The action, e.g. SUSPEND')
+        _add_wait(parser)
+        return parser
+
+    def take_action(self, parsed_args: argparse.Namespace) -> tuple:
+        return self.show(self.app.client.deployment_action(
+            parsed_args.deployment_id, parsed_args.action), parsed_args)
+
+
+class CancelDeployment(_OneDeployment):
+    """Cancel a deployment's running action: it fails at once and leaves
+    the server's document (an agent that has not started it never runs
+    it)."""
+
+    def take_action(self, parsed_args: argparse.Namespace) -> tuple:
+        return self.show(
+            self.app.client.deployment_cancel(parsed_args.deployment_id),
+            parsed_args)
+
+
+class DeleteDeployments(command.Command):
+    """Delete deployments (a component's DELETE action runs first)."""
+
+    def get_parser(self, prog_name: str) -> argparse.ArgumentParser:
+        parser = super().get_parser(prog_name)
+        parser.add_argument('deployment_ids', metavar='ID', nargs='+',
+                            help='The deployments to delete')
+        return parser
+
+    def take_action(self, parsed_args: argparse.Namespace) -> int:
+        failed = 0
+        for deployment_id in parsed_args.deployment_ids:
+            try:
+                running = self.app.client.deployment_delete(deployment_id)
+            except api_client.CommandError as error:
+                LOG.error('%s: %s', deployment_id, error)
+                failed += 1
+                continue
+            if running:
+                LOG.info('%s: its DELETE action runs first; the '
+                         'deployment is removed when it finishes '
+                         '(swconfig deployment events %s)',
+                         deployment_id, deployment_id)
+        return 1 if failed else 0
+
+
+class ListEvents(lister.Lister):
+    """What happened to a deployment: status changes, progress notes,
+    stale signals, oldest first."""
+
+    def get_parser(self, prog_name: str) -> argparse.ArgumentParser:
+        parser = super().get_parser(prog_name)
+        parser.add_argument('deployment_id', metavar='ID',
+                            help='The deployment')
+        return parser
+
+    def take_action(self, parsed_args: argparse.Namespace) -> tuple:
+        return views.many(
+            self.app.client.deployment_events(parsed_args.deployment_id),
+            views.EVENT)
+
+
+class ShowOutput(show.ShowOne):
+    """Show one output of a deployment, or all of them."""
+
+    def get_parser(self, prog_name: str) -> argparse.ArgumentParser:
+        parser = super().get_parser(prog_name)
+        parser.add_argument('deployment_id', metavar='ID',
+                            help='The deployment')
+        which = parser.add_mutually_exclusive_group(required=True)
+        which.add_argument('output', metavar='NAME', nargs='?',
+                           help='The output')
+        which.add_argument('--all', action='store_true',
+                           help='Every output, one column each')
+        return parser
+
+    def take_action(self, parsed_args: argparse.Namespace) -> tuple:
+        client = self.app.client
+        if parsed_args.all:
+            deployment = client.deployment_show(parsed_args.deployment_id)
+            outputs = deployment.get('output_values') or {}
+            return views.one(outputs, ())
+        answer = client.deployment_output(parsed_args.deployment_id,
+                                          parsed_args.output)
+        if not isinstance(answer, dict) or 'value' not in answer:
+            answer = {'name': parsed_args.output, 'value': answer}
+        return views.one(answer, ('name', 'value'))
+

@@ -1,0 +1,75 @@
+"""The ``swconfig`` console script: a cliff App and its command table."""
+
+import argparse
+from collections.abc import Sequence
+import sys
+
+from cliff import app
+from cliff import commandmanager
+
+from swconfig import version
+from swconfig.cli import client as api_client
+from swconfig.cli import cloud
+from swconfig.cli import configs
+from swconfig.cli import deployments
+from swconfig.cli import servers
+
+#: Every command, spelled as the user types it (no entry points: the table
+#: is the documentation's list).
+COMMANDS = {
+    'config create': configs.CreateConfig,
+    'config list': configs.ListConfigs,
+    'config show': configs.ShowConfig,
+    'config delete': configs.DeleteConfigs,
+    'deployment create': deployments.CreateDeployment,
+    'deployment list': deployments.ListDeployments,
+    'deployment show': deployments.ShowDeployment,
+    'deployment delete': deployments.DeleteDeployments,
+    'deployment trigger': deployments.TriggerDeployment,
+    'deployment action': deployments.RunAction,
+    'deployment events': deployments.ListEvents,
+    'deployment output show': deployments.ShowOutput,
+    'deployment cancel': deployments.CancelDeployment,
+    'server list': servers.ListServers,
+    'server metadata show': servers.ShowMetadata,
+    'server agent-config': servers.AgentConfig,
+}
+
+
+class SwconfigApp(app.App):
+    """The App builds its REST client on first use, so ``--help`` and
+    usage errors need no credentials."""
+
+    def __init__(self, argv: Sequence[str]) -> None:
+        self._argv = list(argv)
+        self._loader = None
+        self._client: api_client.Client | None = None
+        manager = commandmanager.CommandManager('swconfig.cli')
+        for name, command in COMMANDS.items():
+            manager.add_command(name, command)
+        super().__init__(
+            description='Create software configs, deploy them to servers, '
+                        'run and trigger their actions, follow them, read '
+                        'their outputs, cancel them.',
+            version=version.version_string(),
+            command_manager=manager, deferred_help=True)
+
+    def build_option_parser(self, description: str | None,
+                            version: str | None,
+                            argparse_kwargs: dict | None = None
+                            ) -> argparse.ArgumentParser:
+        parser = super().build_option_parser(description, version,
+                                             argparse_kwargs)
+        self._loader = cloud.register_arguments(parser, self._argv)
+        return parser
+
+    @property
+    def client(self) -> api_client.Client:
+        if self._client is None:
+            self._client = cloud.make_client(self._loader, self.options)
+        return self._client
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    return SwconfigApp(argv).run(argv)

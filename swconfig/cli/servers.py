@@ -1,0 +1,48 @@
+"""``swconfig server list|metadata show|agent-config``."""
+
+import argparse
+
+from cliff import lister
+from cliff import show
+
+from swconfig.cli import views
+
+
+class ListServers(lister.Lister):
+    """List the project's servers and when their document last changed."""
+
+    def take_action(self, parsed_args: argparse.Namespace) -> tuple:
+        return views.many(self.app.client.server_list(), views.SERVER)
+
+
+class ShowMetadata(lister.Lister):
+    """The deployments a server's agent receives, in the order it runs
+    them (the document the agent polls)."""
+
+    def get_parser(self, prog_name: str) -> argparse.ArgumentParser:
+        parser = super().get_parser(prog_name)
+        parser.add_argument('server_id', metavar='SERVER',
+                            help='The server')
+        return parser
+
+    def take_action(self, parsed_args: argparse.Namespace) -> tuple:
+        return views.many(
+            self.app.client.server_metadata(parsed_args.server_id),
+            views.METADATA)
+
+
+class AgentConfig(show.ShowOne):
+    """The agent's bootstrap settings for cloud-init; the first call
+    claims the server for the project. ``-f value -c
+    os_collect_config_conf`` prints a ready os-collect-config.conf."""
+
+    def get_parser(self, prog_name: str) -> argparse.ArgumentParser:
+        parser = super().get_parser(prog_name)
+        parser.add_argument('server_id', metavar='SERVER',
+                            help='The server')
+        return parser
+
+    def take_action(self, parsed_args: argparse.Namespace) -> tuple:
+        return views.one(
+            self.app.client.agent_config(parsed_args.server_id),
+            ('server_id', 'os-collect-config', 'os_collect_config_conf'))

@@ -1,0 +1,54 @@
+"""How the command shows the API's objects: column names in a fixed order,
+and nested values (inputs, outputs, options) as indented JSON in a table
+but as data for ``-f json``/``-f yaml``."""
+
+from collections.abc import Iterable
+import json
+from typing import Any
+
+from cliff import columns
+
+
+class StructuredColumn(columns.FormattableColumn):
+    """A dict or list: JSON text in a table, itself for machine formats."""
+
+    def human_readable(self) -> str:
+        return json.dumps(self._value, indent=2, sort_keys=True)
+
+    def machine_readable(self) -> Any:
+        return self._value
+
+
+def cell(value: Any) -> Any:
+    return StructuredColumn(value) if isinstance(value, dict | list) \
+        else value
+
+
+CONFIG = ('id', 'name', 'group', 'creation_time', 'config', 'inputs',
+          'outputs', 'options')
+CONFIG_LIST = ('id', 'name', 'group', 'creation_time')
+DEPLOYMENT = ('id', 'server_id', 'config_id', 'action', 'status',
+              'status_reason', 'input_values', 'output_values',
+              'creation_time', 'updated_time')
+DEPLOYMENT_LIST = ('id', 'server_id', 'config_id', 'action', 'status',
+                   'creation_time')
+EVENT = ('time', 'action', 'old_status', 'new_status', 'reason')
+SERVER = ('server_id', 'project_id', 'creation_time',
+          'metadata_updated_time')
+METADATA = ('id', 'name', 'group', 'creation_time', 'inputs', 'outputs',
+            'options', 'config')
+
+
+def one(item: dict, names: Iterable[str]) -> tuple[tuple, tuple]:
+    """``(columns, values)`` for a ShowOne: the known names first, then
+    any key a newer service adds."""
+    names = list(names)
+    names += sorted(key for key in item if key not in names)
+    return tuple(names), tuple(cell(item.get(name)) for name in names)
+
+
+def many(items: list[dict], names: Iterable[str]) -> tuple[tuple, list]:
+    """``(columns, rows)`` for a Lister."""
+    names = tuple(names)
+    return names, [tuple(cell(item.get(name)) for name in names)
+                   for item in items]

@@ -1,0 +1,44 @@
+"""The command table, its documentation and its argument parsing."""
+
+import pathlib
+import re
+
+import pytest
+
+from swconfig.cli import deployments
+from swconfig.cli import main
+
+DOC = pathlib.Path(__file__).parents[3] / 'doc/source/user/cli.rst'
+
+
+def test_every_command_is_documented_and_nothing_else():
+    documented = set()
+    for line in DOC.read_text().splitlines():
+        for name in re.findall(r'``((?:config|deployment|server) '
+                               r'[a-z -]+?)(?: [A-Z(\[-].*?)?``', line):
+            documented.add(name.strip())
+    assert documented == set(main.COMMANDS)
+
+
+@pytest.mark.parametrize('text', ['=x', 'novalue'])
+def test_key_value_needs_both(text):
+    with pytest.raises(Exception, match='is not KEY=VALUE'):
+        deployments._key_value(text)
+
+
+def test_key_value_keeps_later_equals_signs():
+    assert deployments._key_value('url=http://x/?a=b') == (
+        'url', 'http://x/?a=b')
+
+
+def test_the_deployment_timeout_is_not_taken_by_the_global_options():
+    """cliff parses global options anywhere on the line: keystoneauth's
+    ``--timeout`` is renamed so ``deployment create --timeout`` keeps
+    its value."""
+    argv = ['deployment', 'create', '--config', 'c', '--server', 's',
+            '--timeout', '5']
+    app = main.SwconfigApp(argv)
+    options, rest = app.parser.parse_known_args(argv)
+    assert rest[-2:] == ['--timeout', '5']
+    assert app.parser.parse_known_args(['--os-timeout', '7'])[0].timeout \
+        == 7
