@@ -4,10 +4,10 @@ from typing import Any
 
 from pecan import hooks
 
+from swconfig.api import policy
 from swconfig.api import router
 from swconfig.common import context as swconfig_context
 from swconfig.common import exception
-from swconfig.common import policy
 from swconfig.common.context import RequestContext
 from swconfig.engine import rpcapi
 

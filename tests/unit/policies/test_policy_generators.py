@@ -17,9 +17,9 @@ import pytest
 import yaml
 
 from swconfig import policies
+from swconfig.api import policy
 from swconfig.common import context as swconfig_context
 from swconfig.common import exception
-from swconfig.common import policy
 from tests.fixtures import processes
 
 ROOT = pathlib.Path(__file__).resolve().parents[3]

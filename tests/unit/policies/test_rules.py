@@ -10,7 +10,7 @@ import pytest
 
 import swconfig
 from swconfig import policies
-from swconfig.common import policy
+from swconfig.api import policy
 
 CONTROLLERS = pathlib.Path(swconfig.__file__).parent / 'api' / 'controllers'
 HEAT_RULES = {

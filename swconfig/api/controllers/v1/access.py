@@ -4,8 +4,8 @@ from typing import Any
 
 import pecan
 
+from swconfig.api import policy
 from swconfig.common import exception
-from swconfig.common import policy
 from swconfig.common.context import RequestContext
 from swconfig.db import api as db_api
 

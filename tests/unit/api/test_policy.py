@@ -4,9 +4,9 @@ request contexts (role set x rule x allowed)."""
 from oslo_config import cfg
 import pytest
 
+from swconfig.api import policy
 from swconfig.common import context as swconfig_context
 from swconfig.common import exception
-from swconfig.common import policy
 
 PROJECT = 'project-a'
 OTHER_PROJECT = 'project-b'
