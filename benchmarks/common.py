@@ -19,6 +19,7 @@ class Target:
     server_id: str
     path: str  # path and query of the signed metadata URL
     etag: str
+    project: str = ''  # the server's owner (the tenant view's path)
 
 
 @dataclasses.dataclass

@@ -22,6 +22,7 @@ import time
 from benchmarks import common
 
 WRK_SCRIPT = os.path.join(os.path.dirname(__file__), 'poll.lua')
+TENANT_SCRIPT = os.path.join(os.path.dirname(__file__), 'tenant.lua')
 
 
 @dataclasses.dataclass
@@ -70,9 +71,23 @@ def write_targets(path: str, targets: list[common.Target]) -> str:
     return path
 
 
+def tenant_path(target: common.Target) -> str:
+    """The Heat-compatible tenant view of the target's server."""
+    return (f'/v1/{target.project}/software_deployments/metadata/'
+            f'{target.server_id}')
+
+
+def write_tenant_targets(path: str, targets: list[common.Target]) -> str:
+    """Targets for ``tenant.lua``: the tenant views of the servers."""
+    with open(path, 'w') as handle:
+        for target in targets:
+            handle.write(f'{tenant_path(target)} -\n')
+    return path
+
+
 def wrk_poll(wrk: str, port: int, targets_file: str, concurrency: int,
              seconds: float, conditional_every: int,
-             rate: float = 0) -> Result:
+             rate: float = 0, script: str = WRK_SCRIPT) -> Result:
     """HEAD+GET pairs with wrk; every ``conditional_every``-th GET sends
     If-None-Match with the current ETag (answered 304). With ``rate``
     (requests/s) the requests are paced (open loop), else sent back to
@@ -81,7 +96,7 @@ def wrk_poll(wrk: str, port: int, targets_file: str, concurrency: int,
                BENCH_CONDITIONAL=str(conditional_every),
                BENCH_RATE=str(rate))
     argv = [wrk, '-t', '1', '-c', str(concurrency), '-d',
-            f'{max(1, int(seconds))}s', '--timeout', '5s', '-s', WRK_SCRIPT,
+            f'{max(1, int(seconds))}s', '--timeout', '5s', '-s', script,
             f'http://{common.HOST}:{port}/']
     process = subprocess.Popen(argv, stdout=subprocess.PIPE,
                                stderr=subprocess.STDOUT, env=env, text=True)
@@ -217,3 +232,10 @@ def poll_requests(targets: list[common.Target], conditional_every: int,
         headers = ({'If-None-Match': f'"{target.etag}"'}
                    if pair % conditional_every == 0 else {})
         yield ('GET', target.path, headers, b'')
+
+
+def tenant_requests(targets: list[common.Target]) -> Iterator[Request]:
+    """The asyncio client's tenant views (wrk unavailable)."""
+    rng = random.Random(7919)
+    while True:
+        yield ('GET', tenant_path(rng.choice(targets)), {}, b'')

@@ -21,6 +21,8 @@ SIGNAL_BODY = json.dumps({
     'result': 'ok', 'deploy_stdout': 'deployed\n', 'deploy_stderr': '',
     'deploy_status_code': 0}).encode()
 APPLY_TIMEOUT = 120.0
+#: The label of the tenant metadata view's rows.
+TENANT_VIEW = 'tenant view'
 
 
 @dataclasses.dataclass
@@ -87,6 +89,31 @@ def poll(setup: stack.Setup, label: str, targets: list[common.Target],
     setup.check()
     return _row(setup, f'poll {label}', result, monitor,
                 servers=len(targets), rate=rate)
+
+
+def tenant_view(setup: stack.Setup, label: str,
+                targets: list[common.Target], targets_file: str,
+                wrk: str | None, concurrency: int, seconds: float,
+                warmup: float = 3) -> Row:
+    """The Heat-compatible tenant metadata view of random servers, as
+    their owner, closed loop (after a short unmeasured warm-up)."""
+    setup.check()
+
+    def load(duration: float) -> loadgen.Result:
+        if wrk:
+            return loadgen.wrk_poll(wrk, setup.port, targets_file,
+                                    concurrency, duration, 1,
+                                    script=loadgen.TENANT_SCRIPT)
+        return loadgen.run_requests(
+            setup.port, loadgen.tenant_requests(targets), concurrency,
+            duration, lambda status: status == 200)
+
+    load(warmup)
+    with stack.Monitor(stack.groups_for(setup)) as monitor:
+        result = load(seconds)
+    setup.check()
+    return _row(setup, f'{TENANT_VIEW} {label}', result, monitor,
+                servers=len(targets))
 
 
 def _in_progress(connection: sa.engine.Connection) -> int:

@@ -36,10 +36,11 @@ def _rst_table(header: list[str], lines: list[list[str]]) -> str:
 
 
 def of_reference(rows: list[phases.Row], row: phases.Row) -> float | None:
-    """A closed-loop poll's req/s as a fraction of the in-memory
-    reference's under the same server, in the same run."""
+    """A closed-loop poll's (or tenant view's) req/s as a fraction of the
+    in-memory reference's under the same server, in the same run."""
     reference = _find(rows, row.setup, f'poll {REFERENCE}')
-    if (reference is None or not row.phase.startswith('poll ')
+    if (reference is None
+            or not row.phase.startswith(('poll ', phases.TENANT_VIEW))
             or row.extra.get('rate') or not reference.result.rate):
         return None
     return row.result.rate / reference.result.rate
@@ -132,6 +133,18 @@ def targets(rows: list[phases.Row], labels: dict[str, str]
             add(f'poll >= 60% of the in-memory reference ({setup}, same '
                 f'processes)', f'{fraction:.0%} ({row.result.rate:.0f} vs '
                 f'{reference.result.rate:.0f} req/s)', fraction >= 0.6)
+    for setup in ('production', 'embedded'):
+        row = _find(rows, setup, f'{phases.TENANT_VIEW} {labels["main"]}')
+        if row is None:
+            continue
+        fraction = of_reference(rows, row)
+        if fraction is not None:
+            add(f'tenant view >= 15% of the reference ({setup})',
+                f'{fraction:.0%} ({row.result.rate:.0f} req/s)',
+                fraction >= 0.15)
+        add(f'tenant view p99 <= 50 ms ({setup})',
+            f'{row.result.p99_ms:.1f} ms, {row.result.errors} errors',
+            row.result.p99_ms <= 50 and row.result.errors == 0)
     small = _find(rows, 'production', f'poll {labels["small"]}')
     if main and small:
         ratio = main.server_cpu_us() / small.server_cpu_us()

@@ -31,7 +31,7 @@ from tests.fixtures import processes
 LARGE_DB = 'swconfig_bench_large'
 SIGNAL_WARMUP = 128
 SMALL_DB = 'swconfig_bench_small'
-PHASES = ('polls', 'signals', 'creation')
+PHASES = ('polls', 'tenant-view', 'signals', 'creation')
 REFERENCE = report.REFERENCE
 #: swconfig-all's request threads: the default [api] threads.
 EMBEDDED_THREADS = 64
@@ -64,6 +64,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
              'checks the latency target (default 2000)')
     add('--conditional-every', type=int, default=4,
         help='every n-th GET sends If-None-Match (default 4)')
+    add('--tenant-concurrency', type=int, default=8,
+        help='concurrent clients of the tenant metadata view (default 8)')
     add('--signals', type=int, default=5000,
         help='signals in the burst (default 5000)')
     add('--signal-concurrency', type=int, default=64)
@@ -94,6 +96,10 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     add('--no-readme', action='store_true',
         help='do not write the figures into benchmarks/README.rst')
     add('--json', help='also write the raw figures to this file')
+    add('--profile', metavar='DIR',
+        help='profile the production setup\'s API workers and engines '
+             'with yappi into DIR (python -m benchmarks.profiling --show '
+             'DIR prints them); slows them by about a third')
     args = parser.parse_args(argv)
     if args.quick:
         args.servers = min(args.servers, 5000)
@@ -220,6 +226,9 @@ def run(args: argparse.Namespace) -> list[phases.Row]:
         files = {name: loadgen.write_targets(
             os.path.join(workdir, f'targets-{name}.txt'), targets)
             for name, targets in seeded.targets.items()}
+        files['tenant'] = loadgen.write_tenant_targets(
+            os.path.join(workdir, 'targets-tenant.txt'),
+            seeded.targets['main'])
         polls = (('main', 'main paced', 'main half', 'd1', 'd200',
                   'd1 steady', 'd200 steady')
                  if 'polls' in args.phases else ())
@@ -258,7 +267,7 @@ def _production(args: argparse.Namespace, workdir: str, port: int,
                        polls)
     setup = stack.start_production(workdir, config, port, args.workers,
                                    args.threads, args.engines,
-                                   _clients(args))
+                                   _clients(args), profile_dir=args.profile)
     rows += _all_phases(setup, 'production', large_url, args, seeded,
                         files, labels, wrk, polls)
     small_config = stack.service_config(workdir, 'production-small',
@@ -284,7 +293,7 @@ def _reference(args: argparse.Namespace, workdir: str, name: str,
                threads: int | None = None) -> list[phases.Row]:
     """The in-memory reference under the server of setup ``name``, polled
     as the main group is (closed loop), before the setup starts."""
-    if not polls:
+    if not polls and 'tenant-view' not in args.phases:
         return []
     common.log(f'{name}: polling the in-memory reference')
     setup = reference.start(name, workdir, processes.free_port(),
@@ -306,6 +315,12 @@ def _all_phases(setup: stack.Setup, name: str, db_url: str,
     which is stopped afterwards."""
     try:
         rows = _poll_phases(setup, args, seeded, files, labels, wrk, polls)
+        if 'tenant-view' in args.phases:
+            common.log(f'{name}: tenant metadata view')
+            rows.append(phases.tenant_view(
+                setup, labels['main'], seeded.targets['main'],
+                files['tenant'], wrk, args.tenant_concurrency,
+                args.duration))
         if 'signals' in args.phases:
             common.log(f'{name}: signal burst')
             rows.append(phases.signal_burst(
@@ -347,6 +362,7 @@ def _settings(args: argparse.Namespace) -> str:
             f'gunicorn {args.workers} gthread workers x {args.threads} '
             f'threads (at most {capped} connections each), {args.engines} '
             f'engines, MariaDB + RabbitMQ; '
+            f'tenant view at {args.tenant_concurrency} connections; '
             f'{args.signals} signals, {args.creations} creations')
 
 

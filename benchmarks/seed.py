@@ -219,7 +219,7 @@ class _Builder:
             'token_revision': 1, 'document': document, 'etag': etag,
             'document_revision': 1, 'created_at': now, 'updated_at': now})
         target = common.Target(server_id, _local(urls.agent_metadata_url(
-            server_id, 1)), etag)
+            server_id, 1)), etag, project)
         return target, signal, project
 
 

@@ -23,6 +23,7 @@ from typing import Any
 import psutil
 
 from benchmarks import common
+from benchmarks import profiling
 from tests.fixtures import processes as fixture_processes
 from tests.fixtures import services
 
@@ -142,19 +143,23 @@ def worker_connections(clients: int, workers: int, threads: int) -> int:
 def start_production(workdir: str, config_file: str, port: int,
                      workers: int, threads: int, engines: int,
                      clients: int, with_engines: bool = True,
-                     tag: str = '') -> Setup:
+                     tag: str = '', profile_dir: str | None = None) -> Setup:
     """gunicorn + swconfig-engine processes on one config file, for at
-    most ``clients`` concurrent keep-alive connections."""
+    most ``clients`` concurrent keep-alive connections; each profiled
+    into ``profile_dir`` if given (``benchmarks.profiling``)."""
     processes = []
     if with_engines:
         for number in range(engines):
             host_file = fixture_processes.write_config(
                 os.path.join(workdir, f'engine-{number}{tag}.conf'),
                 {'engine': {'host': f'bench-engine-{number}'}})
-            processes.append(Process(
-                f'engine-{number}{tag}',
-                [fixture_processes.script('swconfig-engine'), '--config-file',
-                 config_file, '--config-file', host_file], workdir).start())
+            argv = [fixture_processes.script('swconfig-engine'),
+                    '--config-file', config_file, '--config-file', host_file]
+            if profile_dir:
+                argv = profiling.launcher(os.path.join(
+                    profile_dir, f'engine-{number}{tag}.prof'), argv)
+            processes.append(Process(f'engine-{number}{tag}', argv,
+                                     workdir).start())
     gunicorn = [
         sys.executable, '-m', 'gunicorn', '--workers', str(workers),
         '--worker-class', 'gthread', '--threads', str(threads),
@@ -163,6 +168,8 @@ def start_production(workdir: str, config_file: str, port: int,
         '--bind', f'{common.HOST}:{port}', '--backlog', '2048',
         '--keep-alive', '30', '--timeout', '120',
         'swconfig.api.wsgi:application']
+    if profile_dir:
+        gunicorn[3:3] = ['--config', profiling.gunicorn_config(profile_dir)]
     processes.append(Process(
         f'api-gunicorn{tag}', gunicorn, workdir,
         env={'SWCONFIG_CONFIG_FILES': config_file}).start())

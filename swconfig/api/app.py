@@ -31,6 +31,7 @@ from swconfig.api import agent
 from swconfig.api import healthcheck
 from swconfig.api import hooks
 from swconfig.api import router
+from swconfig.api import tenant_metadata
 from swconfig.api.middleware import concurrency
 from swconfig.api.middleware import fault
 from swconfig.api.middleware import noauth
@@ -78,16 +79,20 @@ def setup_app() -> router.Router:
     if problem:
         LOG.warning(problem)
     engine_api = rpcapi.EngineAPI()
+    agent_app = agent.AgentApp(engine_api)
     pecan_app = opaque_body.OpaqueBodyMiddleware(router.RoutedPecan(
         hooks=[hooks.NulCharacterHook(), hooks.ContextHook(),
                hooks.EngineHook(engine_api)],
         force_canonical=False,
         guess_content_type_from_ext=False,
     ))
+    # The tenant metadata view of the owner or an admin is answered from
+    # the agents' cache, after authentication, without pecan.
     project_app = concurrency.ConcurrencyLimiter(
-        _authenticated(ratelimit.WriteRateLimiter(pecan_app)))
+        _authenticated(ratelimit.WriteRateLimiter(
+            tenant_metadata.TenantMetadataApp(pecan_app, agent_app.cache))))
     return router.Router(
-        router.RouteTable(), agent.AgentApp(engine_api),
+        router.RouteTable(), agent_app,
         public_app=_front(pecan_app),
         project_app=_front(project_app),
         # The health check's own 200/503 answers go out as they are.

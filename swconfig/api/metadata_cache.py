@@ -66,12 +66,13 @@ class Entry:
 
     __slots__ = ('etag', 'etag_header', 'token_revision', 'content',
                  'get_headers', 'head_headers', 'not_modified_headers',
-                 'verified')
+                 'verified', 'tenant', 'tenant_view')
 
     def __init__(self, row: dict) -> None:
         self.etag = row['etag']
         self.etag_header = f'"{self.etag}"'
         self.token_revision = row['token_revision']
+        self.tenant = row.get('tenant')  # the server's owner
         self.content = (row['document'] or '').encode() or EMPTY_DOCUMENT
         validators = [('ETag', self.etag_header),
                       ('Last-Modified', http_date(row['updated_at'])),
@@ -85,6 +86,9 @@ class Entry:
         # (key ring, token) last verified for this entry: the HMAC is
         # computed once per agent, not once per poll.
         self.verified: tuple[Any, str] | None = None
+        # The tenant view's answer (swconfig.api.tenant_metadata), built
+        # on its first request: it goes with the entry.
+        self.tenant_view: Any = None
 
 
 class MetadataCache:

@@ -46,6 +46,9 @@ PROJECT = 'project'
 HEALTH = 'health'
 #: Where the match is kept in the WSGI environ for the apps behind.
 MATCH_KEY = 'swconfig.route'
+#: Methods that change nothing (a write makes its worker's next poll read
+#: the change log: ``AgentApp.project_request_done``).
+READ_METHODS = frozenset(('GET', 'HEAD', 'OPTIONS'))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -230,6 +233,9 @@ class Router:
             return self.public_app(environ, start_response)
         if access == HEALTH and self.health_app is not None:
             return self.health_app(environ, start_response)
+        if environ['REQUEST_METHOD'] in READ_METHODS:
+            # A read changes nothing: the next poll need not look.
+            return self.project_app(environ, start_response)
         try:
             return self.project_app(environ, start_response)
         finally:

@@ -134,7 +134,10 @@ def test_misses_outside_the_agent_urls_go_through_authentication(
     assert agent.project_requests == 0
     assert _call(app, 'GET', '/v1/p/servers') == ('200 OK', b'project')
     assert project.seen[-1][router.MATCH_KEY].error is None
-    # Its next poll reads what the request changed (see AgentApp).
+    # A read changes nothing: the next poll need not read the change log.
+    assert agent.project_requests == 0
+    assert _call(app, 'POST', '/v1/p/servers') == ('200 OK', b'project')
+    # A write's: its next poll reads what the request changed.
     assert agent.project_requests == 1
     for method, path, error in (
             ('POST', '/v1/openapi.json', exception.MethodNotAllowed),
