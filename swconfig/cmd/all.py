@@ -13,6 +13,16 @@ from swconfig.cmd import startup
 from swconfig.common import process
 from swconfig.conf import CONF
 
+DESCRIPTION = (
+    'The REST API and an engine in one process, the embedded default. It '
+    'listens on http://127.0.0.1:8004 ([api] bind_host, bind_port), keeps '
+    'its data in a SQLite file in [DEFAULT] state_path '
+    '(~/.local/share/swconfig/swconfig.sqlite, schema created or upgraded '
+    'at start; [database] connection for another database) and the '
+    'generated signing key beside it, and uses an in-process message bus '
+    'and noauth unless [DEFAULT] transport_url and auth_strategy say '
+    'otherwise.')
+
 LOG = log.getLogger(__name__)
 
 
@@ -20,7 +30,7 @@ def _serve() -> None:
     CONF.set_default('auth_strategy', 'noauth')
     CONF.set_default('generate_signing_key', True, group='agent')
     process.init_process(sys.argv, default_transport_url='fake://',
-                         description=__doc__.splitlines()[0])
+                         description=DESCRIPTION)
     from oslo_service import service
 
     from swconfig.api import app

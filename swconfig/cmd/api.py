@@ -6,9 +6,15 @@ from swconfig.cmd import startup
 from swconfig.common import process
 from swconfig.conf import CONF
 
+DESCRIPTION = (
+    'The REST API and the agents\' signed URLs, on http://127.0.0.1:8004 '
+    'by default ([api] bind_host, bind_port), in [api] workers processes. '
+    'It reads and writes the database of [database] connection and calls '
+    'the engines over the message bus of [DEFAULT] transport_url.')
+
 
 def _serve() -> None:
-    process.init_process(sys.argv, description=__doc__)
+    process.init_process(sys.argv, description=DESCRIPTION)
     from oslo_service import service
 
     from swconfig.api import app

@@ -6,9 +6,15 @@ from swconfig.cmd import startup
 from swconfig.common import process
 from swconfig.conf import CONF
 
+DESCRIPTION = (
+    'An engine: serves the API\'s calls on the message bus of [DEFAULT] '
+    'transport_url (topic [engine] topic), applies the agents\' signals '
+    'and fails timed-out deployments, in the database of [database] '
+    'connection. It listens on no port; run as many as you need.')
+
 
 def _serve() -> None:
-    process.init_process(sys.argv, description=__doc__)
+    process.init_process(sys.argv, description=DESCRIPTION)
     from oslo_service import service
 
     from swconfig.engine import service as engine_service

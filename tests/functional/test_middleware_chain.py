@@ -26,7 +26,12 @@ def build_app(inprocess_stack):
         CONF.set_override(name, before, group=group)
 
 
-def test_errors_carry_the_request_id(inprocess_stack, project):
+def test_answers_carry_the_request_id(inprocess_stack, project):
+    """2xx and 4xx here; a 5xx (the database down) in
+    tests/integration/test_healthcheck.py."""
+    ok = inprocess_stack.get(f'/v1/{project}/software_configs')
+    assert ok.status == 200
+    assert ok.headers['x-openstack-request-id'].startswith('req-')
     for reply in (inprocess_stack.get('/nowhere'),
                   inprocess_stack.get(f'/v1/{project}/software_configs/x'),
                   inprocess_stack.request('PATCH', '/v1')):
@@ -60,6 +65,10 @@ def test_cors_preflight_and_answers(build_app, project):
     assert 'Retry-After' in answer.headers['Access-Control-Expose-Headers']
     other = api.get(path, headers={'Origin': 'https://elsewhere.example'})
     assert 'Access-Control-Allow-Origin' not in other.headers
+    refused = api.request('OPTIONS', path, headers={
+        'Origin': 'https://elsewhere.example',
+        'Access-Control-Request-Method': 'POST'})
+    assert 'Access-Control-Allow-Origin' not in refused.headers
 
 
 @pytest.mark.parametrize('parsing', [True, False])

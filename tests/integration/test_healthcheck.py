@@ -116,6 +116,7 @@ def test_api_started_while_the_database_is_down_answers_503_at_once(
         elapsed = time.monotonic() - started
         assert reply.status_code == 503, reply.text
         assert reply.headers['Retry-After'].isdigit()
+        assert reply.headers['x-openstack-request-id'].startswith('req-')
         assert reply.json()['error']['message'].startswith(
             'The database is unavailable')
         assert elapsed < 10, elapsed

@@ -261,3 +261,21 @@ def test_help_lists_the_configuration_file_options(script):
                  '[DEFAULT] ', 'auth_strategy', '[keystone_authtoken]',
                  'swconfig.conf.sample', 'generator --namespace swconfig'):
         assert name in help_text, name
+
+
+@pytest.mark.parametrize('script, says', [
+    ('swconfig-all', ['http://127.0.0.1:8004', 'SQLite', 'state_path',
+                      'in-process message bus']),
+    ('swconfig-api', ['http://127.0.0.1:8004', '[database] connection',
+                      'transport_url']),
+    ('swconfig-engine', ['transport_url', '[database] connection',
+                         'no port']),
+])
+def test_help_says_what_runs_where_data_goes_and_the_port(script, says):
+    result = subprocess.run([processes.script(script), '--help'],
+                            capture_output=True, text=True,
+                            timeout=EXIT_WITHIN, check=False)
+    assert result.returncode == 0, result.stderr
+    help_text = ' '.join(result.stdout.split())
+    for words in says:
+        assert words in help_text, words
