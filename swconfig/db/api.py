@@ -30,6 +30,7 @@ from swconfig.db.agent_path import agent_server_document
 from swconfig.db.agent_path import agent_signal_insert
 from swconfig.db.agent_path import agent_signal_target
 from swconfig.db.purge import purge_finished
+from swconfig.db.session import is_outage
 from swconfig.db.session import reader
 from swconfig.db.session import writer
 from swconfig.db.signals import deployment_events_add
@@ -45,7 +46,7 @@ from swconfig.db.signals import software_deployments_apply
 # The facade: what the API and the engine may call. The signal inbox and
 # the agents' hot path live in modules of their own and are part of it.
 __all__ = [
-    'reader', 'writer', 'ping',
+    'reader', 'writer', 'ping', 'is_outage',
     # software configs
     'software_config_create', 'software_config_get',
     'software_config_get_all', 'software_config_count',

@@ -4,6 +4,7 @@ BEGIN IMMEDIATE for the embedded default; READ COMMITTED on MySQL)."""
 
 from typing import Any
 
+from oslo_db import exception as db_exc
 from oslo_db.sqlalchemy import enginefacade
 import sqlalchemy as sa
 
@@ -67,3 +68,23 @@ def _on_engine_create(engine: sa.engine.Engine) -> None:
 
 
 context_manager.append_on_engine_create(_on_engine_create)
+
+
+#: What a database that is down, restarting or overloaded raises through
+#: oslo.db and SQLAlchemy (connection lost or refused, lock timeouts, a
+#: database shutting down or missing): all of them pass, so callers are
+#: asked to retry.
+_OUTAGES = (db_exc.DBConnectionError, db_exc.DBDeadlock,
+            db_exc.DBNonExistentDatabase, sa.exc.OperationalError,
+            sa.exc.InterfaceError)
+#: Every DB-API module defines these two; the agent path runs statements
+#: on driver connections directly, so what the driver raises arrives
+#: unwrapped.
+_DBAPI_OUTAGES = frozenset({'OperationalError', 'InterfaceError'})
+
+
+def is_outage(exc: BaseException) -> bool:
+    """Whether ``exc`` means the database is unavailable (503, retry),
+    as opposed to a bug or a refused statement."""
+    return isinstance(exc, _OUTAGES) or any(
+        cls.__name__ in _DBAPI_OUTAGES for cls in type(exc).__mro__)

@@ -12,14 +12,13 @@ import functools
 import time
 from typing import Any
 
-from oslo_db import exception as db_exc
 from oslo_log import log
 import oslo_messaging as messaging
-from sqlalchemy import exc as sa_exc
 
 from swconfig.common import exception
 from swconfig.common.context import RequestContext
 from swconfig.common.deployment_request import DeploymentRequest
+from swconfig.db import api as db_api
 from swconfig.engine import actions
 from swconfig.engine import configs
 from swconfig.engine import deployments
@@ -29,10 +28,6 @@ from swconfig.engine import signals
 
 LOG = log.getLogger(__name__)
 
-#: What a database that is down, restarting or overloaded raises: the same
-#: list the API's fault middleware answers with 503.
-DATABASE_OUTAGES = (db_exc.DBConnectionError, db_exc.DBDeadlock,
-                    sa_exc.OperationalError, sa_exc.InterfaceError)
 
 
 def database_outage_unavailable(function: Callable) -> Callable:
@@ -44,7 +39,9 @@ def database_outage_unavailable(function: Callable) -> Callable:
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return function(*args, **kwargs)
-        except DATABASE_OUTAGES as exc:
+        except Exception as exc:
+            if not db_api.is_outage(exc):
+                raise
             LOG.error('%s failed, the database is unavailable: %s',
                       function.__name__, exc)
             raise exception.DatabaseUnavailable(

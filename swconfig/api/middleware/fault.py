@@ -12,16 +12,15 @@ import traceback
 from typing import Any
 import uuid
 
-from oslo_db import exception as db_exc
 from oslo_log import log
 import oslo_messaging as messaging
 from oslo_middleware import request_id as request_id_middleware
-from sqlalchemy import exc as sa_exc
 import webob
 import webob.exc
 
 from swconfig.common import exception
 from swconfig.conf import CONF
+from swconfig.db import api as db_api
 
 LOG = log.getLogger(__name__)
 
@@ -56,25 +55,9 @@ def _unavailable(exc: BaseException) -> exception.ServiceUnavailable | None:
             reason='no engine answered; retry later')
     if isinstance(exc, messaging.MessageDeliveryFailure):
         return exception.MessagingUnavailable(reason=str(exc))
-    if isinstance(exc, (db_exc.DBConnectionError, db_exc.DBDeadlock,
-                        db_exc.DBNonExistentDatabase,
-                        sa_exc.OperationalError, sa_exc.InterfaceError)
-                  ) or _dbapi_outage(exc):
-        # Connection lost or refused, lock timeouts, a database shutting
-        # down: all of them pass, so the client is asked to retry.
+    if db_api.is_outage(exc):
         return exception.DatabaseUnavailable(reason=type(exc).__name__)
     return None
-
-
-_DBAPI_OUTAGES = frozenset({'OperationalError', 'InterfaceError'})
-
-
-def _dbapi_outage(exc: BaseException) -> bool:
-    """A driver's own OperationalError or InterfaceError (every DB-API
-    module defines both): the agent path runs its statements on driver
-    connections directly, so SQLAlchemy never wraps what they raise."""
-    return any(cls.__name__ in _DBAPI_OUTAGES
-               for cls in type(exc).__mro__)
 
 
 def exception_response(exc: BaseException,
