@@ -137,8 +137,7 @@ def load(raw: bytes) -> tuple[Any, list[str]]:
                          f'character(s) replaced by U+FFFD')
     if type(payload) is not dict:
         return payload, notes
-    if states.OVERSIZED_SIGNAL in payload:
-        del payload[states.OVERSIZED_SIGNAL]  # only the API writes it
+    if states.drop_forged_stand_in(payload):
         notes.append(f'key {states.OVERSIZED_SIGNAL!r} dropped')
     limit = CONF.agent.max_signal_output_size
     if len(raw) > limit:  # else no value can be longer (escapes only grow)

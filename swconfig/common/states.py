@@ -74,6 +74,12 @@ def signal_refusal(signal_revision: int, action_revision: int,
 OVERSIZED_SIGNAL = 'swconfig:oversized_signal'
 
 
+def drop_forged_stand_in(payload: dict) -> bool:
+    """Remove an ``OVERSIZED_SIGNAL`` key a caller sent (only the API's
+    agent path writes one); whether there was one."""
+    return payload.pop(OVERSIZED_SIGNAL, None) is not None
+
+
 def oversized_signal(received: int, complete: bool, limit: int) -> dict:
     """The stored stand-in for a signal of ``received`` bytes (only the
     first ``received`` when not ``complete``) over ``limit``."""

@@ -89,8 +89,7 @@ def signal(deployment_id: str) -> dict:
     same semantics as the agent's signed URL."""
     context = access.authorize('software_deployments:signal')
     payload = body.read_json(pecan.request)
-    # Only the agent path writes the stand-in of an oversized signal.
-    payload.pop(states.OVERSIZED_SIGNAL, None)
+    states.drop_forged_stand_in(payload)
     deployment = db_api.software_deployment_get(context, deployment_id)
     inbox_id = db_api.signal_inbox_add(context, deployment_id,
                                        deployment['action_revision'],
