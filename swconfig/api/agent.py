@@ -10,7 +10,7 @@ other date formats), 304 for a matching If-None-Match.
 ``PUT|POST /agent/deployments/{id}/signal?revision=N&token=...`` stores
 the signal durably, answers, and hands it to an engine in the background;
 a lost hand-over is picked up by the engines' sweep. Signals have limits
-of their own (``swconfig.api.signal_body``); one over ``[agent]
+of their own (``swconfig.common.signal_body``); one over ``[agent]
 max_signal_size`` is answered 413 and stored as a stand-in that fails the
 deployment, through the same inbox, so it is ordered and applied exactly
 once like any other signal.
@@ -32,11 +32,11 @@ from oslo_middleware import request_id as request_id_middleware
 from webob import etag as webob_etag
 
 from swconfig.api import metadata_cache
-from swconfig.api import signal_body
 from swconfig.api import signal_notifier
 from swconfig.api.middleware import fault
 from swconfig.common import context as swconfig_context
 from swconfig.common import exception
+from swconfig.common import signal_body
 from swconfig.common import signing
 from swconfig.common import states
 from swconfig.conf import CONF

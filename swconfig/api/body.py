@@ -25,6 +25,7 @@ from jsonschema import validators
 
 from swconfig.api.middleware import opaque_body
 from swconfig.common import exception
+from swconfig.common import json_depth
 from swconfig.conf import CONF
 
 _JSON_TYPES = frozenset(('application/json', 'text/plain', ''))
@@ -94,27 +95,11 @@ def read_json(request: Any, allow_nul: bool = True) -> dict:
     except (ValueError, UnicodeDecodeError, RecursionError) as exc:
         raise exception.InvalidParameterValue(
             reason=f'The request body is not valid JSON: {exc}')
-    check_depth(document)
+    json_depth.check_depth(document)
     # Walk the document only when something in the raw text may need it.
     if non_finite or any(hint in raw for hint in _SURROGATE_HINTS):
         check_storable(document, allow_nul)
     return document
-
-
-def check_depth(document: Any) -> None:
-    """Refuse bodies nested deeper than ``[api] max_json_depth``: deep
-    nesting only costs memory and stack in every later step."""
-    limit = CONF.api.max_json_depth
-    level = [document] if isinstance(document, (dict, list)) else []
-    for _depth in range(limit):
-        level = [child for value in level
-                 for child in (value.values() if isinstance(value, dict)
-                               else value)
-                 if isinstance(child, (dict, list))]
-        if not level:
-            return
-    raise exception.RequestLimitExceeded(
-        detail=f'JSON body is nested deeper than {limit} levels.')
 
 
 def _printable(text: str) -> str:

@@ -13,6 +13,7 @@ from typing import Any
 from oslo_middleware import healthcheck
 from oslo_middleware.healthcheck import pluginbase
 
+from swconfig import transports
 from swconfig.common import rpc
 from swconfig.db import api as db_api
 
@@ -46,6 +47,21 @@ class MessageBusCheck(pluginbase.HealthcheckBaseExtension):
                 details=problem)
         return pluginbase.HealthcheckResult(available=True,
                                             reason='message bus OK')
+
+
+class TransportsCheck(pluginbase.HealthcheckBaseExtension):
+    """Swift and Zaqar answer, when a configured transport uses them
+    (agents signal or poll through them)."""
+
+    def healthcheck(self, server_port: int) -> pluginbase.HealthcheckResult:
+        problems = transports.service_problems()
+        if problems:
+            return pluginbase.HealthcheckResult(
+                available=False, reason='transport service unavailable',
+                details='; '.join(f'{name}: {problem}' for name, problem
+                                  in sorted(problems.items())))
+        return pluginbase.HealthcheckResult(available=True,
+                                            reason='transports OK')
 
 
 def health_app(conf: Any, not_found: Any) -> Any:

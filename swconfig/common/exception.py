@@ -179,6 +179,14 @@ class MessagingUnavailable(ServiceUnavailable):
     error_type = 'ServiceUnavailable'
 
 
+class BackendUnavailable(ServiceUnavailable):
+    """Swift or Zaqar, serving a signal or metadata transport, is down or
+    refuses swconfig's credentials."""
+
+    msg_fmt = '%(service)s is unavailable: %(reason)s'
+    error_type = 'ServiceUnavailable'
+
+
 class SignalTooLarge(SwconfigException):
     """An agent signal over ``[agent] max_signal_size``: recorded, and its
     deployment fails, but the body itself is not kept."""

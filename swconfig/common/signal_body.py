@@ -24,8 +24,8 @@ import math
 import re
 from typing import Any
 
-from swconfig.api import body
 from swconfig.common import exception
+from swconfig.common import json_depth
 from swconfig.common import states
 from swconfig.conf import CONF
 
@@ -124,7 +124,7 @@ def load(raw: bytes) -> tuple[Any, list[str]]:
     except (ValueError, UnicodeDecodeError, RecursionError) as exc:
         raise exception.InvalidParameterValue(
             reason=f'The signal is not valid JSON: {exc}')
-    body.check_depth(payload)
+    json_depth.check_depth(payload)
     notes: list[str] = []
     if not_finite[0]:
         notes.append(f'{not_finite[0]} NaN or infinite number(s) replaced '

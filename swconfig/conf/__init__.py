@@ -4,16 +4,22 @@ from oslo_config import cfg
 
 from swconfig.conf import agent
 from swconfig.conf import api
+from swconfig.conf import coordination
 from swconfig.conf import database
 from swconfig.conf import default
 from swconfig.conf import engine
 from swconfig.conf import middleware
+from swconfig.conf import swift
+from swconfig.conf import zaqar
 
 CONF = cfg.CONF
 
 default.register_opts(CONF)
 agent.register_opts(CONF)
 api.register_opts(CONF)
+coordination.register_opts(CONF)
 database.register_opts(CONF)
 engine.register_opts(CONF)
 middleware.register_opts(CONF)
+swift.register_opts(CONF)
+zaqar.register_opts(CONF)

@@ -9,7 +9,8 @@ from oslo_middleware.healthcheck import opts as healthcheck_opts
 
 #: What the /healthcheck answer checks (swconfig's plugins, see
 #: swconfig.api.healthcheck); operators may add oslo.middleware's own.
-HEALTHCHECK_BACKENDS = ['swconfig_database', 'swconfig_message_bus']
+HEALTHCHECK_BACKENDS = ['swconfig_database', 'swconfig_message_bus',
+                        'swconfig_transports']
 
 # What a browser client may send and read: Keystone's token headers, the
 # request id, and Retry-After of a 503.

@@ -2,10 +2,13 @@
 
 from swconfig.conf import agent
 from swconfig.conf import api
+from swconfig.conf import coordination
 from swconfig.conf import database
 from swconfig.conf import default
 from swconfig.conf import engine
 from swconfig.conf import middleware
+from swconfig.conf import swift
+from swconfig.conf import zaqar
 
 #: The libraries whose options go into swconfig's sample configuration
 #: (etc/swconfig/swconfig-config-generator.conf): they are read from the
@@ -26,6 +29,9 @@ def list_opts() -> list:
         (agent.group, agent.agent_opts),
         (api.group, api.opts),
         (engine.group, engine.opts),
+        (coordination.group, coordination.opts),
         *database.list_opts(),
         *middleware.list_opts(),
+        (swift.group, swift.opts),
+        *zaqar.list_opts(),
     ]

@@ -30,6 +30,10 @@ from swconfig.db.agent_path import agent_server_document
 from swconfig.db.agent_path import agent_signal_insert
 from swconfig.db.agent_path import agent_signal_target
 from swconfig.db.purge import purge_finished
+from swconfig.db.remote_transports import server_push_done
+from swconfig.db.remote_transports import server_push_pending
+from swconfig.db.remote_transports import signal_inbox_add_once
+from swconfig.db.remote_transports import software_deployments_waiting
 from swconfig.db.session import is_outage
 from swconfig.db.session import reader
 from swconfig.db.session import writer
@@ -70,6 +74,9 @@ __all__ = [
     # the agents' hot path
     'agent_server_document', 'agent_signal_target', 'agent_signal_insert',
     'agent_server_changes', 'agent_server_changes_purge',
+    # the Swift and Zaqar transports' workers
+    'signal_inbox_add_once', 'software_deployments_waiting',
+    'server_push_pending', 'server_push_done',
     # purging what finished deployments leave behind
     'purge_finished',
     # deployment actions: idempotency keys of triggers, long polls
@@ -133,7 +140,8 @@ _SERVER_DOCUMENT_STORE = (
            _SERVER.c.document_revision == sa.bindparam('expected_revision'))
     .values(document=sa.bindparam('document'), etag=sa.bindparam('etag'),
             document_revision=sa.bindparam('revision'),
-            updated_at=sa.bindparam('now')))
+            updated_at=sa.bindparam('now'),
+            push_pending=sa.bindparam('push')))
 # Every write of a server's document, token revision or existence logs a
 # change in the same transaction: API workers' metadata caches read it.
 _INSERT_SERVER_CHANGE = sa.insert(_SERVER_CHANGE)
@@ -445,11 +453,12 @@ def software_deployment_time_out(context: RequestContext, deployment_id: str,
 
 @writer
 def server_claim(context: RequestContext, server_id: str, base_url: str | None,
-                 create: bool = True) -> dict:
+                 create: bool = True,
+                 config_transport: str | None = None) -> dict:
     """The server row without its document, locked for the rest of the
-    caller's transaction, and registered for the caller's project if it
-    is new (unless ``create`` is false: then an unknown server is not
-    registered).
+    caller's transaction, and registered for the caller's project (with
+    ``config_transport``) if it is new (unless ``create`` is false: then
+    an unknown server is not registered).
 
     The lock comes first and serializes the changes of one server (e.g.
     the deployments of a Heat stack created at once), so they neither
@@ -468,7 +477,8 @@ def server_claim(context: RequestContext, server_id: str, base_url: str | None,
         server = {'id': server_id, 'tenant': context.project_id,
                   'base_url': base_url, 'token_revision': 1,
                   'document_revision': 0, 'etag': None, 'created_at': now,
-                  'updated_at': now}
+                  'updated_at': now, 'config_transport': config_transport,
+                  'push_pending': False}
         connection.execute(_INSERT_SERVER, server)
         return server
     if row.tenant != context.project_id and not context.is_admin:
@@ -534,15 +544,17 @@ def server_deployment_configs(context: RequestContext,
 @writer
 def server_document_store(context: RequestContext, server_id: str,
                           expected_revision: int, document: str,
-                          etag: str) -> bool:
+                          etag: str, push: bool = False) -> bool:
     """Store a newly rendered document unless someone rendered since, and
-    log the change for the API workers' metadata caches."""
+    log the change for the API workers' metadata caches; ``push`` marks it
+    for an engine to push to the server's Swift object or Zaqar queue."""
     connection = context.session.connection()
     now = timeutils.utcnow()
     changed = connection.execute(_SERVER_DOCUMENT_STORE, {
         'server_id': server_id, 'expected_revision': expected_revision,
         'document': document, 'etag': etag,
-        'revision': expected_revision + 1, 'now': now}).rowcount
+        'revision': expected_revision + 1, 'now': now,
+        'push': push}).rowcount
     if changed != 1:
         return False
     connection.execute(_INSERT_SERVER_CHANGE,

@@ -112,6 +112,9 @@ class Server(Base):
     """
 
     __tablename__ = 'server'
+    __table_args__ = (
+        sa.Index(None, 'push_pending'),
+    )
 
     id = sa.Column(sa.String(255), primary_key=True)
     tenant = sa.Column(sa.String(64), nullable=False)
@@ -125,6 +128,14 @@ class Server(Base):
     document_revision = sa.Column(sa.Integer, nullable=False, default=0)
     created_at = sa.Column(types.timestamp(), nullable=False)
     updated_at = sa.Column(types.timestamp(), nullable=False)
+    #: How the agent gets its document (``POLL_SERVER_URL`` when NULL),
+    #: fixed when the server is first claimed: agents configured for it
+    #: keep working when the operator changes the default.
+    config_transport = sa.Column(sa.String(32), nullable=True)
+    #: The document changed and an engine must push it to the server's
+    #: Swift object or Zaqar queue (POLL_TEMP_URL, ZAQAR_MESSAGE).
+    push_pending = sa.Column(sa.Boolean, nullable=False, default=False,
+                             server_default=sa.false())
 
 
 class ServerChange(Base):
@@ -175,6 +186,7 @@ class SignalInbox(Base):
     __table_args__ = (
         sa.Index(None, 'processed_at', 'id'),
         sa.Index(None, 'deployment_id'),
+        sa.UniqueConstraint('deployment_id', 'source_key'),
     )
 
     id = sa.Column(sa.Integer, primary_key=True, autoincrement=True)
@@ -186,3 +198,8 @@ class SignalInbox(Base):
     result = sa.Column(sa.String(32), nullable=True)
     #: The request that stored the signal, logged when it is applied.
     request_id = sa.Column(sa.String(64), nullable=True)
+    #: What identifies a signal an engine fetched from Swift or Zaqar
+    #: (``swift:<revision>:<etag>``, ``zaqar:<message id>``): the same
+    #: signal fetched twice, e.g. by two engines around a takeover, is
+    #: stored once. NULL for signals agents sent to swconfig itself.
+    source_key = sa.Column(sa.String(255), nullable=True)

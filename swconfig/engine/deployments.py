@@ -249,4 +249,22 @@ def delete(context: RequestContext, deployment_id: str) -> None:
             db_api.software_config_delete(context, row['config_id'])
     LOG.info('Deleted deployment %(id)s on server %(server_id)s', row)
     metadata.render(row['server_id'])
+    forget_transport(row)
+
+
+def forget_transport(row: dict) -> None:
+    """Remove what the signal transport made for a deleted deployment
+    (a Swift object, a Zaqar queue); an outage only leaves it to the
+    transport's own clean-up."""
+    if not row.get('signal_transport'):
+        return
+    try:
+        transport = transports.get(row['signal_transport'])
+    except exception.UnknownSignalTransport:
+        return  # no longer configured: nothing of ours to reach
+    try:
+        transport.forget(row)
+    except exception.BackendUnavailable as exc:
+        LOG.warning('Could not remove the %s resources of deleted '
+                    'deployment %s: %s', transport.name, row['id'], exc)
 

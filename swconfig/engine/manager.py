@@ -156,3 +156,9 @@ class EngineManager:
     @database_outage_unavailable
     def process_signal(self, context: RequestContext, inbox_id: int) -> None:
         signals.process(inbox_id)
+
+    @expected
+    def apply_signal(self, context: RequestContext,
+                     inbox_id: int) -> str | None:
+        result = signals.process(inbox_id)
+        return None if isinstance(result, Exception) else result

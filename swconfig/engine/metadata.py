@@ -14,13 +14,12 @@ from typing import Any
 
 from oslo_log import log
 
+from swconfig import transports
 from swconfig.common import context as swconfig_context
 from swconfig.common import exception
 from swconfig.common import representations
 from swconfig.common import states
-from swconfig.common import urls
 from swconfig.common.context import RequestContext
-from swconfig.conf import CONF
 from swconfig.db import api as db_api
 
 LOG = log.getLogger(__name__)
@@ -39,11 +38,9 @@ def stays_in_document(deployment: dict) -> bool:
 
 
 def collect_config_settings(server: dict) -> dict:
-    """The os-collect-config block: poll this server's signed URL."""
-    url = urls.agent_metadata_url(server['id'], server['token_revision'])
-    return {'collectors': ['request'],
-            'request': {'metadata_url': url},
-            'polling_interval': CONF.agent.polling_interval}
+    """The os-collect-config block of the server's metadata transport."""
+    return transports.get_metadata(
+        server.get('config_transport')).collector_settings(server)
 
 
 def document_changes(before: dict, after: dict) -> bool:
@@ -111,8 +108,11 @@ def _store_if_changed(context: RequestContext, server: dict,
     etag = document_etag(document)
     if etag == server['etag']:
         return True
+    push = transports.get_metadata(
+        server.get('config_transport')).pushes_document
     stored = db_api.server_document_store(
-        context, server['id'], server['document_revision'], document, etag)
+        context, server['id'], server['document_revision'], document, etag,
+        push=push)
     if stored:
         LOG.debug('Rendered metadata of server %s (revision %d)',
                   server['id'], server['document_revision'] + 1)
@@ -120,15 +120,22 @@ def _store_if_changed(context: RequestContext, server: dict,
 
 
 def agent_config(server: dict) -> dict[str, Any]:
-    """What a user puts into cloud-init to bootstrap the agent."""
+    """What a user puts into cloud-init to bootstrap the agent: the
+    settings, and the same as an os-collect-config.conf."""
     settings = collect_config_settings(server)
-    conf_text = (
-        '[DEFAULT]\n'
-        'collectors = request\n'
-        'command = os-refresh-config\n'
-        f'polling_interval = {settings["polling_interval"]}\n'
-        '\n'
-        '[request]\n'
-        f'metadata_url = {settings["request"]["metadata_url"]}\n')
+    lines = ['[DEFAULT]',
+             f'collectors = {",".join(settings["collectors"])}',
+             'command = os-refresh-config',
+             f'polling_interval = {settings["polling_interval"]}']
+    for collector in settings['collectors']:
+        lines += ['', f'[{collector}]']
+        lines += [f'{key} = {_ini_value(value)}'
+                  for key, value in sorted(settings[collector].items())]
     return {'server_id': server['id'], 'os-collect-config': settings,
-            'os_collect_config_conf': conf_text}
+            'os_collect_config_conf': '\n'.join(lines) + '\n'}
+
+
+def _ini_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return 'true' if value else 'false'
+    return str(value)

@@ -17,6 +17,8 @@ API version history:
     1.4 - run_deployment_action, trigger_deployment, cancel_deployment;
           delete_software_deployment returns the deployment when its
           component's DELETE entry runs first (None when it is gone).
+    1.5 - apply_signal: apply a stored signal and answer with what became
+          of it (a GET of a client-derived TEMP_URL deployment).
 """
 
 import time
@@ -31,7 +33,7 @@ from swconfig.common import rpc
 from swconfig.common.context import RequestContext
 from swconfig.conf import CONF
 
-RPC_API_VERSION = '1.4'
+RPC_API_VERSION = '1.5'
 LOG = log.getLogger(__name__)
 AT_LEAST_ONCE = messaging.TransportOptions(at_least_once=True)
 
@@ -145,6 +147,13 @@ class EngineAPI:
                           server_id: str) -> None:
         return self._call(context, 'unregister_server', '1.2',
                           server_id=server_id)
+
+    def apply_signal(self, context: RequestContext,
+                     inbox_id: int) -> str | None:
+        """Apply a stored signal now; what became of it (a call: the
+        caller answers with the result)."""
+        return self._call(context, 'apply_signal', '1.5',
+                          inbox_id=inbox_id)
 
     def process_signal(self, context: RequestContext, inbox_id: int) -> None:
         """Ask an engine to apply a stored signal, without waiting.

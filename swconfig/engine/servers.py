@@ -10,6 +10,8 @@ create a deployment for any server").
 
 from oslo_log import log
 
+from swconfig import transports
+from swconfig.common import exception
 from swconfig.common import urls
 from swconfig.common.context import RequestContext
 from swconfig.conf import CONF
@@ -24,7 +26,8 @@ def claim(context: RequestContext, server_id: str,
     """The server row for a deployment (or registration) by the caller."""
     return db_api.server_claim(
         context, server_id, urls.agent_base_url(),
-        create=explicit or CONF.implicit_server_registration)
+        create=explicit or CONF.implicit_server_registration,
+        config_transport=CONF.default_software_config_transport)
 
 
 def register(context: RequestContext, server_id: str) -> dict:
@@ -36,8 +39,15 @@ def register(context: RequestContext, server_id: str) -> dict:
 
 
 def unregister(context: RequestContext, server_id: str) -> None:
+    server = db_api.server_get(context, server_id)
     db_api.server_delete(context, server_id)
     LOG.info('Server %s unregistered', server_id)
+    transport = transports.get_metadata(server['config_transport'])
+    try:
+        transport.forget(server_id)
+    except exception.BackendUnavailable as exc:
+        LOG.warning('Could not remove what %s holds for unregistered '
+                    'server %s: %s', transport.name, server_id, exc)
 
 
 def agent_config(context: RequestContext, server_id: str) -> dict:

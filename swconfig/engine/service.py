@@ -13,8 +13,13 @@ from swconfig.common import rpc
 from swconfig.common import signing
 from swconfig.conf import CONF
 from swconfig.engine import actions
+from swconfig.engine import background
+from swconfig.engine import coordination
+from swconfig.engine import document_push
 from swconfig.engine import manager
 from swconfig.engine import signals
+from swconfig.engine import swift_signals
+from swconfig.engine import zaqar_signals
 
 LOG = log.getLogger(__name__)
 
@@ -42,8 +47,24 @@ def check_config() -> None:
     Console scripts call it before launching: a failure inside a worker
     process would only make the launcher restart it every few seconds.
     """
-    transports.get(CONF.default_deployment_signal_transport)
+    transports.check_defaults(CONF.default_deployment_signal_transport,
+                              CONF.default_software_config_transport)
     signing.keyring()
+
+
+def background_workers() -> list[background.Worker]:
+    """The background work this configuration needs: the pollers of the
+    signal transports it configures, and document pushes when a metadata
+    transport that pushes is configured."""
+    workers: list[background.Worker] = []
+    available = transports.available()
+    if 'TEMP_URL_SIGNAL' in available:
+        workers.append(swift_signals.SwiftSignalPoller())
+    if 'ZAQAR_SIGNAL' in available:
+        workers.append(zaqar_signals.ZaqarSignalConsumer())
+    if transports.pushing_metadata_available():
+        workers.append(document_push.DocumentPusher())
+    return workers
 
 
 class EngineService(service.Service):
@@ -55,6 +76,7 @@ class EngineService(service.Service):
         self.manager = manager.EngineManager()
         self._server: Any = None
         self._listening = threading.Event()
+        self._workers: background.Runner | None = None
 
     def start(self) -> None:
         super().start()
@@ -84,6 +106,9 @@ class EngineService(service.Service):
         self.tg.add_timer_args(KEY_PURGE_INTERVAL,
                                _periodic(actions.purge_expired_keys),
                                stop_on_exception=False)
+        coordination.get().start()
+        self._workers = background.Runner(background_workers())
+        self._workers.start()
 
     def _start_server(self, server: Any) -> None:
         try:
@@ -97,6 +122,11 @@ class EngineService(service.Service):
                  CONF.engine.topic)
 
     def stop(self, graceful: bool = True) -> None:
+        if self._workers is not None:
+            self._workers.stop()
+            self._workers = None
+        # Leaving the group hands this engine's items over at once.
+        coordination.get().stop()
         if self._server is not None:
             if self._listening.is_set():
                 self._server.stop()

@@ -23,6 +23,7 @@ from swconfig.common import exception
 from swconfig.common import states
 from swconfig.db import api as db_api
 from swconfig.engine import actions
+from swconfig.engine import coordination
 from swconfig.engine import metadata
 
 LOG = log.getLogger(__name__)
@@ -350,7 +351,8 @@ def fail_timed_out() -> int:
     deployment is left to the signal (applied by a cast or the sweep),
     and the deadline is only acted on ``SIGNAL_STORE_GRACE_SECONDS``
     after it passed, the time an API server may take between stamping a
-    signal and committing it.
+    signal and committing it. Each live engine handles the deployments
+    it owns (``coordination``); the write is conditional anyway.
     """
     admin = swconfig_context.get_admin_context()
     passed = timeutils.utcnow() - datetime.timedelta(
@@ -358,7 +360,10 @@ def fail_timed_out() -> int:
     expired = db_api.software_deployment_timed_out(admin, passed,
                                                    SWEEP_BATCH)
     failed = 0
+    coordinator = coordination.get()
     for deployment in expired:
+        if not coordinator.owns(deployment['id']):
+            continue  # another live engine's
         seconds = round((deployment['timeout_at']
                          - deployment['created_at']).total_seconds())
         reason = (f'Deployment timed out: no signal within {seconds} '

@@ -1,4 +1,4 @@
-"""The interface every signal transport implements."""
+"""The interfaces of signal transports and metadata transports."""
 
 import abc
 
@@ -11,6 +11,16 @@ class SignalTransport(abc.ABC):
     #: False when the deployment is complete as soon as it is created.
     waits_for_signal: bool = True
 
+    def missing_configuration(self) -> str | None:
+        """Why this transport cannot work with the service's
+        configuration (an option group not set), or None."""
+        return None
+
+    def service_problem(self) -> str | None:
+        """What is wrong with the service the transport uses (Swift,
+        Zaqar) right now, or None: for /healthcheck."""
+        return None
+
     @abc.abstractmethod
     def signal_inputs(self, server: dict, deployment_id: str,
                       action_revision: int) -> list[dict]:
@@ -18,8 +28,44 @@ class SignalTransport(abc.ABC):
         beyond ``deploy_server_id``, ``deploy_action`` and
         ``deploy_signal_transport``."""
 
+    def forget(self, deployment: dict) -> None:
+        """Remove what the transport made for a deleted deployment (an
+        object, a queue); called with its last row after the deletion
+        committed."""
+        return None
+
+
+class MetadataTransport(abc.ABC):
+    """How a server's agent gets its document (``software_config_transport``
+    in Heat's words)."""
+
+    name: str
+    #: True when an engine must push each new document somewhere.
+    pushes_document: bool = False
+
+    def missing_configuration(self) -> str | None:
+        """As ``SignalTransport.missing_configuration``."""
+        return None
+
+    def service_problem(self) -> str | None:
+        """As ``SignalTransport.service_problem``."""
+        return None
+
+    @abc.abstractmethod
+    def collector_settings(self, server: dict) -> dict:
+        """The document's ``os-collect-config`` block: the collectors the
+        agent runs and each one's settings, plus ``polling_interval``."""
+
+    def push(self, server: dict, document: str) -> None:
+        """Put the server's newly rendered document where its agent
+        reads it (when ``pushes_document``)."""
+        return None
+
+    def forget(self, server_id: str) -> None:
+        """Remove what the transport made for an unregistered server."""
+        return None
+
 
 def string_input(name: str, value: str, description: str) -> dict:
     return {'name': name, 'type': 'String', 'value': value,
             'description': description}
-

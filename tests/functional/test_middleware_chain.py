@@ -44,7 +44,8 @@ def test_healthcheck_answers_without_a_token(inprocess_stack):
                                 headers={'Accept': 'application/json'})
     assert reply.status == 200, reply.text
     assert sorted(reply.json['reasons']) == ['database OK',
-                                             'message bus OK']
+                                             'message bus OK',
+                                             'transports OK']
     assert reply.headers['x-openstack-request-id'].startswith('req-')
     assert inprocess_stack.request('POST', '/healthcheck').status == 405
 

@@ -6,7 +6,9 @@ RPC), listening on a free port of 127.0.0.1. Tests stay out of each
 other's way by using their own project ids (the ``project`` fixture).
 
 ``keystone``: a real Keystone for the whole session
-(``tests.fixtures.keystone``), set up only when a test asks for it.
+(``tests.fixtures.keystone``), set up only when a test asks for it;
+``swift`` and ``zaqar``: a real Swift and Zaqar likewise
+(``tests.fixtures.swift_service``, ``tests.fixtures.zaqar_service``).
 """
 
 import dataclasses
@@ -17,6 +19,8 @@ import pytest
 from tests.fixtures import api_client
 from tests.fixtures import processes
 from tests.fixtures.keystone import keystone  # noqa: F401
+from tests.fixtures.swift_service import swift  # noqa: F401
+from tests.fixtures.zaqar_service import zaqar  # noqa: F401
 
 
 @dataclasses.dataclass

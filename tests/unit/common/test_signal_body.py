@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from swconfig.api import signal_body
 from swconfig.common import exception
+from swconfig.common import signal_body
 from swconfig.common import states
 
 

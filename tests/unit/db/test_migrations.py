@@ -258,6 +258,22 @@ ROWS_AT = {
              'result': None, 'request_id': f'req-{"0" * 36}'},
         ],
     },
+    'd2a9c4e71b05': {
+        'signal_inbox': [
+            {'id': 5, 'deployment_id': 'deployment-2', 'action_revision': 1,
+             'payload': '{"deploy_status_code":0}',
+             'received_at': T0 + 9 * SECOND, 'processed_at': None,
+             'result': None, 'request_id': None,
+             'source_key': 'swift:1:' + 'e' * 32},
+        ],
+        'server': [
+            {'id': 'server-3', 'tenant': 'p1', 'base_url': None,
+             'token_revision': 1, 'document': '{}', 'etag': '"e-3"',
+             'document_revision': 1, 'created_at': T0 + 9 * SECOND,
+             'updated_at': T0 + 9 * SECOND,
+             'config_transport': 'POLL_TEMP_URL', 'push_pending': True},
+        ],
+    },
 }
 
 

@@ -44,6 +44,7 @@ ENDPOINTS = {
     'register_server': (servers, 'register', {'server_id': 's1'}),
     'unregister_server': (servers, 'unregister', {'server_id': 's1'}),
     'process_signal': (signals, 'process', {'inbox_id': 7}),
+    'apply_signal': (signals, 'process', {'inbox_id': 7}),
 }
 
 

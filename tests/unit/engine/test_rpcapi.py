@@ -158,6 +158,7 @@ CALLS = [
     ('get_agent_config', 'call', _call('1.1'), {'server_id': 's1'}),
     ('register_server', 'call', _call('1.2'), {'server_id': 's1'}),
     ('unregister_server', 'call', _call('1.2'), {'server_id': 's1'}),
+    ('apply_signal', 'call', _call('1.5'), {'inbox_id': 7}),
     ('process_signal', 'cast', {'version': '1.1', 'retry': 0},
      {'inbox_id': 7}),
 ]

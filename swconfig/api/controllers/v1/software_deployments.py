@@ -5,6 +5,7 @@ import json
 import pecan
 
 from swconfig.api import body
+from swconfig.api import client_temp_url
 from swconfig.api import deployment_watch
 from swconfig.api import views
 from swconfig.api.controllers.v1 import access
@@ -33,6 +34,12 @@ def show(deployment_id: str) -> dict:
     context = access.authorize('software_deployments:show')
     wait = params.non_negative_int('wait', params.get('wait'))
     row = db_api.software_deployment_get(context, deployment_id)
+    inbox_id = client_temp_url.poll(
+        context, row, pecan.request.headers.get('X-Service-Catalog'))
+    if inbox_id is not None:
+        # As Heat: the GET answers with the signal applied.
+        pecan.request.engine.apply_signal(context, inbox_id)
+        row = db_api.software_deployment_get(context, deployment_id)
     if wait and row['status'] == states.IN_PROGRESS:
         changed = deployment_watch.WATCH.wait(
             deployment_id, row['version'],

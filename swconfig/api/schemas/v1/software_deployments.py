@@ -74,10 +74,12 @@ CREATE = {
             'type': ['string', 'null'], 'minLength': 1, 'maxLength': 32,
             'description': "swconfig's addition. Present: derive the config "
                            'on the server and issue this signal transport: '
-                           '``HEAT_SIGNAL``, ``NO_SIGNAL``, or ``default`` '
-                           "for the operator's default. Another name is "
-                           "400. Absent or null: Heat's form, stored as "
-                           'given.'},
+                           '``HEAT_SIGNAL``, ``TEMP_URL_SIGNAL``, '
+                           '``ZAQAR_SIGNAL``, ``NO_SIGNAL``, or '
+                           "``default`` for the operator's default. "
+                           'Another name, or one the operator has not '
+                           "configured, is 400. Absent or null: Heat's "
+                           'form, stored as given.'},
         'name': {'type': ['string', 'null'], 'maxLength': 255,
                  'description': 'With ``signal_transport``: the name of the '
                                 'derived config, which orders the '
@@ -178,9 +180,9 @@ TRIGGER = {
                            'values, by name.'},
         'signal_transport': {
             'type': ['string', 'null'], 'minLength': 1, 'maxLength': 32,
-            'description': "The trigger's signal transport (``HEAT_SIGNAL``,"
-                           ' ``NO_SIGNAL`` or ``default``); null: the '
-                           "original deployment's."},
+            'description': "The trigger's signal transport (as "
+                           '``signal_transport`` of a deployment); null: '
+                           "the original deployment's."},
         'timeout': {'type': ['integer', 'null'], 'minimum': 0,
                     'maximum': 31536000,
                     'description': "Seconds to wait for the agent's "

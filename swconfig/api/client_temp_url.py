@@ -1,0 +1,119 @@
+"""Client-derived TEMP_URL deployments: a GET polls the caller's Swift.
+
+python-heatclient's ``software deployment create`` derives the config
+itself and points ``deploy_signal_id`` at a PUT TempURL in the *user's*
+Swift account, which only the user can read. As in Heat, showing such a
+deployment while it is IN_PROGRESS reads that object with the caller's
+token; new content (by ETag, never by Last-Modified) goes through the
+same exactly-once path as every other signal. Server-derived deployments
+are never polled here: the engines watch their objects in the
+background.
+
+The object is read from the object-store endpoint of the caller's
+service catalog, with the container and object named by the TempURL's
+path; the TempURL's host is never contacted, so a config cannot make the
+API send a token, or a request, anywhere else.
+"""
+
+import json
+from typing import Any
+from urllib import parse
+
+from oslo_log import log
+import requests
+
+from swconfig.common import exception
+from swconfig.common import signal_body
+from swconfig.common import states
+from swconfig.common.context import RequestContext
+from swconfig.conf import CONF
+from swconfig.db import api as db_api
+
+LOG = log.getLogger(__name__)
+TRANSPORT = 'TEMP_URL_SIGNAL'
+
+
+def _inputs(config: dict) -> dict[str, Any]:
+    return {item.get('name'): item.get('value')
+            for item in config.get('inputs') or []
+            if isinstance(item, dict)}
+
+
+def object_path(signal_url: str) -> tuple[str, str] | None:
+    """(container, object) from the last two path segments of a TempURL
+    (``/v1/AUTH_x/<container>/<object>``), or None."""
+    segments = parse.urlsplit(signal_url).path.split('/')
+    if len(segments) < 5 or not segments[-2] or not segments[-1]:
+        return None
+    return parse.unquote(segments[-2]), parse.unquote(segments[-1])
+
+
+def storage_url(catalog_header: str | None, project_id: str) -> str | None:
+    """The caller's object-store URL (public interface) from the
+    X-Service-Catalog header keystonemiddleware sets."""
+    if not catalog_header:
+        return None
+    try:
+        catalog = json.loads(catalog_header)
+    except ValueError:
+        return None
+    for service in catalog if isinstance(catalog, list) else []:
+        if not isinstance(service, dict) or (
+                service.get('type') != 'object-store'):
+            continue
+        for endpoint in service.get('endpoints') or []:
+            url = endpoint.get('publicURL') or (
+                endpoint.get('url')
+                if endpoint.get('interface') == 'public' else None)
+            if url:
+                return url.replace('%(project_id)s', project_id)
+    return None
+
+
+def poll(context: RequestContext, row: dict,
+         catalog_header: str | None) -> int | None:
+    """Store what the caller's signal object holds if it is new; returns
+    the inbox id to apply, or None when there is nothing (new) to apply.
+    Swift being unreachable is logged, not raised: the GET still answers
+    with the deployment as stored, and the next GET polls again."""
+    if (row['status'] != states.IN_PROGRESS
+            or row['source_config_id'] is not None):
+        return None
+    config = db_api.software_config_get(context, row['config_id'])
+    inputs = _inputs(config)
+    if inputs.get('deploy_signal_transport') != TRANSPORT:
+        return None
+    where = object_path(str(inputs.get('deploy_signal_id') or ''))
+    base = storage_url(catalog_header, context.project_id or '')
+    if where is None or base is None or not context.auth_token:
+        return None
+    url = '/'.join([base.rstrip('/'), *(parse.quote(part, safe='')
+                                        for part in where)])
+    try:
+        response = requests.get(
+            url, headers={'X-Auth-Token': context.auth_token},
+            timeout=CONF.swift.timeout)
+    except requests.RequestException as exc:
+        LOG.warning('Could not poll the signal object of deployment %s: '
+                    '%s', row['id'], exc)
+        return None
+    if response.status_code == 404 or not response.content:
+        return None  # not written yet (heatclient makes it empty)
+    if response.status_code != 200:
+        LOG.warning('Polling the signal object of deployment %s: %s',
+                    row['id'], response.status_code)
+        return None
+    if len(response.content) > CONF.agent.max_signal_size:
+        payload: Any = states.oversized_signal(
+            len(response.content), True, CONF.agent.max_signal_size)
+    else:
+        try:
+            payload, _notes = signal_body.load(response.content)
+        except exception.SwconfigException as exc:
+            LOG.warning('Signal object of deployment %s cannot be used: '
+                        '%s', row['id'], exc)
+            return None
+    etag = response.headers.get('Etag', '').strip('"')
+    return db_api.signal_inbox_add_once(
+        context, row['id'], row['action_revision'], payload,
+        f'swift:{row["action_revision"]}:{etag}')

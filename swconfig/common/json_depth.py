@@ -1,0 +1,22 @@
+"""How deeply a JSON document from a client may nest."""
+
+from typing import Any
+
+from swconfig.common import exception
+from swconfig.conf import CONF
+
+
+def check_depth(document: Any) -> None:
+    """Refuse bodies nested deeper than ``[api] max_json_depth``: deep
+    nesting only costs memory and stack in every later step."""
+    limit = CONF.api.max_json_depth
+    level = [document] if isinstance(document, (dict, list)) else []
+    for _depth in range(limit):
+        level = [child for value in level
+                 for child in (value.values() if isinstance(value, dict)
+                               else value)
+                 if isinstance(child, (dict, list))]
+        if not level:
+            return
+    raise exception.RequestLimitExceeded(
+        detail=f'JSON body is nested deeper than {limit} levels.')

@@ -1,0 +1,46 @@
+"""Options of the [coordination] group: engines that share background
+work through tooz."""
+
+from oslo_config import cfg
+
+group = cfg.OptGroup('coordination', title='Engine coordination (tooz)',
+                     help='How several engines share the background work '
+                          'of the Swift and Zaqar transports: each item '
+                          '(a signal container, a queue, a server\'s '
+                          'document, a deployment\'s timeout) has exactly '
+                          'one live engine as its owner.')
+
+opts = [
+    cfg.StrOpt('backend_url',
+               secret=True,
+               help='tooz backend URL, e.g. redis://127.0.0.1:6379 (any '
+                    'tooz driver with group membership). Unset: this '
+                    'engine owns all background work, which is right for '
+                    'one engine; with several engines and no backend, each '
+                    'does all of it (correct, since the database keeps '
+                    'every signal to one application, but wasteful).'),
+    cfg.StrOpt('group',
+               default='swconfig-engines',
+               help='tooz group the engines join. Engines of different '
+                    'swconfig installations sharing one backend need '
+                    'different groups.'),
+    cfg.IntOpt('member_timeout',
+               default=30,
+               min=2,
+               help='Seconds after its last heartbeat that a silent '
+                    '(killed, partitioned) engine stops owning its items '
+                    'and the others take them over. An engine that stops '
+                    'cleanly hands them over at once.'),
+    cfg.FloatOpt('heartbeat_interval',
+                 min=0.2,
+                 sample_default='member_timeout / 5',
+                 help='Seconds between an engine\'s heartbeats, which also '
+                      'refresh its view of the live engines. Keep it well '
+                      'under member_timeout so a busy engine never looks '
+                      'dead.'),
+]
+
+
+def register_opts(conf: cfg.ConfigOpts) -> None:
+    conf.register_group(group)
+    conf.register_opts(opts, group=group)

@@ -1,0 +1,161 @@
+"""swconfig's Zaqar: queues, messages, claims and pre-signed URLs (v2).
+
+A small client over a keystoneauth session (no Keystone with
+``auth_type = none``). Failures map to our exceptions as for Swift: a
+missing queue is NotFound, anything meaning "Zaqar cannot serve this
+now" is BackendUnavailable.
+"""
+
+import datetime
+import hashlib
+import re
+import threading
+from typing import Any
+import uuid
+
+from keystoneauth1 import exceptions as ks_exc
+from keystoneauth1 import loading as ks_loading
+
+from swconfig.common import exception
+from swconfig.conf import CONF
+
+SERVICE = 'Zaqar'
+#: Zaqar queue names: at most 64 of these characters.
+_QUEUE_NAME = re.compile(r'^[A-Za-z0-9_-]{1,64}$')
+#: This process's Client-ID (Zaqar wants one per client).
+CLIENT_ID = str(uuid.uuid4())
+
+_session_lock = threading.Lock()
+_session: Any = None
+
+
+def _no_keystone() -> bool:
+    return CONF.zaqar.auth_type in (None, '', 'none', 'noauth')
+
+
+def missing_configuration() -> str | None:
+    if not CONF.zaqar.endpoint:
+        return 'the [zaqar] section has no endpoint'
+    if _no_keystone() and not CONF.zaqar.project_id:
+        return '[zaqar] project_id is required with auth_type = none'
+    return None
+
+
+def session() -> Any:
+    global _session
+    with _session_lock:
+        if _session is None:
+            auth = (None if _no_keystone()
+                    else ks_loading.load_auth_from_conf_options(CONF,
+                                                                'zaqar'))
+            _session = ks_loading.load_session_from_conf_options(
+                CONF, 'zaqar', auth=auth)
+        return _session
+
+
+def project_id() -> str:
+    if CONF.zaqar.project_id:
+        return CONF.zaqar.project_id
+    return session().get_project_id()
+
+
+def request(method: str, path: str, **kwargs: Any) -> Any:
+    """A v2 request; the response, or our exception."""
+    url = f'{CONF.zaqar.endpoint.rstrip("/")}/v2/{path}'
+    headers = {'Client-ID': CLIENT_ID, 'X-Project-ID': project_id()}
+    try:
+        response = session().request(
+            url, method, headers=headers, raise_exc=False,
+            connect_retries=0,
+            authenticated=not _no_keystone(), **kwargs)
+    except ks_exc.ClientException as exc:
+        raise exception.BackendUnavailable(service=SERVICE,
+                                           reason=str(exc)) from exc
+    if response.status_code == 404:
+        raise exception.NotFound(f'Zaqar: {path} not found')
+    if response.status_code >= 400:
+        raise exception.BackendUnavailable(
+            service=SERVICE,
+            reason=f'{response.status_code} on {method} {path}: '
+                   f'{response.text[:200]}')
+    return response
+
+
+def service_problem() -> str | None:
+    try:
+        request('GET', 'ping')
+    except exception.SwconfigException as exc:
+        return str(exc)
+    return None
+
+
+def queue_name(kind: str, item_id: str) -> str:
+    """``<prefix>-<kind>-<id>``, with a digest for ids Zaqar would not
+    take as they are."""
+    name = f'{CONF.zaqar.queue_prefix}-{kind}-{item_id}'
+    if _QUEUE_NAME.match(name):
+        return name
+    digest = hashlib.sha256(item_id.encode()).hexdigest()[:40]
+    return f'{CONF.zaqar.queue_prefix}-{kind}-{digest}'[:64]
+
+
+def create_queue(name: str) -> None:
+    request('PUT', f'queues/{name}', json={})
+
+
+def delete_queue(name: str) -> None:
+    try:
+        request('DELETE', f'queues/{name}')
+    except exception.NotFound:
+        pass
+
+
+def post(name: str, body: Any, ttl: int) -> None:
+    request('POST', f'queues/{name}/messages',
+            json={'messages': [{'body': body, 'ttl': ttl}]})
+
+
+def claim(name: str, limit: int = 10) -> list[dict]:
+    """Claim up to ``limit`` messages (each with ``id``, ``body`` and its
+    ``claim_id``); an empty list when there are none."""
+    response = request('POST', f'queues/{name}/claims',
+                       params={'limit': limit},
+                       json={'ttl': CONF.zaqar.claim_grace,
+                             'grace': CONF.zaqar.claim_grace})
+    if response.status_code == 204 or not response.content:
+        return []
+    messages = response.json().get('messages', [])
+    for message in messages:
+        href = message.get('href', '')
+        message['claim_id'] = href.partition('claim_id=')[2] or None
+    return messages
+
+
+def delete_message(name: str, message_id: str, claim_id: str | None) -> None:
+    params = {'claim_id': claim_id} if claim_id else {}
+    try:
+        request('DELETE', f'queues/{name}/messages/{message_id}',
+                params=params)
+    except exception.NotFound:
+        pass
+
+
+def share(name: str, methods: list[str], seconds: int) -> dict:
+    """A pre-signed URL of the queue's messages for ``methods``:
+    ``signature``, ``expires``, ``paths``, ``methods``, ``project``."""
+    expires = (datetime.datetime.now(datetime.timezone.utc)
+               + datetime.timedelta(seconds=seconds))
+    return request('POST', f'queues/{name}/share', json={
+        'methods': methods, 'paths': ['messages'],
+        'expires': expires.strftime('%Y-%m-%dT%H:%M:%S')}).json()
+
+
+def agent_endpoint() -> str:
+    return CONF.zaqar.agent_endpoint or CONF.zaqar.endpoint
+
+
+def reset() -> None:
+    """Forget the session (tests, configuration changes)."""
+    global _session
+    with _session_lock:
+        _session = None

@@ -1,0 +1,88 @@
+"""ZAQAR_SIGNAL: the agent posts its signal to a Zaqar queue.
+
+Each action of a deployment gets a queue of its own
+(``<prefix>-s-<deployment id>-<action revision>``; the former action's
+queue is deleted when a new one starts, so a late message of an old
+action can never complete the new one) and a pre-signed URL that lets
+the agent post messages there, and do nothing else, with no Keystone user
+per deployment. The derived config's inputs:
+
+``deploy_queue_id``
+    The queue.
+``deploy_project_id``
+    The project the queue belongs to (sent as ``X-Project-ID``).
+``deploy_zaqar_endpoint``
+    Zaqar's URL as servers reach it.
+``deploy_queue_signature``, ``deploy_queue_expires``,
+``deploy_queue_paths``, ``deploy_queue_methods``
+    The pre-signed URL: what a client sends as ``URL-Signature``,
+    ``URL-Expires``, ``URL-Paths`` and ``URL-Methods`` (python-zaqarclient's
+    ``signed-url`` auth backend takes them as they are).
+
+The signal is the message's body. heat-agents' own Zaqar branch cannot
+post with current python-zaqarclient; see the documentation for how an
+agent posts.
+"""
+
+import json
+
+from oslo_log import log
+
+from swconfig.common import exception
+from swconfig.conf import CONF
+from swconfig.transports import base
+from swconfig.transports import zaqar
+
+LOG = log.getLogger(__name__)
+
+
+def queue_for(deployment_id: str, action_revision: int) -> str:
+    return zaqar.queue_name('s', f'{deployment_id}-{action_revision}')
+
+
+class ZaqarSignalTransport(base.SignalTransport):
+    name = 'ZAQAR_SIGNAL'
+
+    def missing_configuration(self) -> str | None:
+        return zaqar.missing_configuration()
+
+    def service_problem(self) -> str | None:
+        return zaqar.service_problem()
+
+    def signal_inputs(self, server: dict, deployment_id: str,
+                      action_revision: int) -> list[dict]:
+        queue = queue_for(deployment_id, action_revision)
+        zaqar.create_queue(queue)
+        signed = zaqar.share(queue, ['POST'], CONF.zaqar.signed_url_expiry)
+        if action_revision > 1:
+            self._delete(queue_for(deployment_id, action_revision - 1))
+        inputs = {
+            'deploy_queue_id': (queue, 'ID of queue to use for signaling '
+                                       'output values'),
+            'deploy_project_id': (signed['project'],
+                                  'Project of the signal queue'),
+            'deploy_zaqar_endpoint': (zaqar.agent_endpoint(),
+                                      'Zaqar endpoint to post the signal '
+                                      'to'),
+            'deploy_queue_signature': (signed['signature'],
+                                       'Pre-signed URL signature'),
+            'deploy_queue_expires': (signed['expires'],
+                                     'Pre-signed URL expiry'),
+            'deploy_queue_paths': (json.dumps(signed['paths']),
+                                   'Pre-signed URL paths (JSON list)'),
+            'deploy_queue_methods': (json.dumps(signed['methods']),
+                                     'Pre-signed URL methods (JSON list)'),
+        }
+        return [base.string_input(name, value, description)
+                for name, (value, description) in inputs.items()]
+
+    def forget(self, deployment: dict) -> None:
+        self._delete(queue_for(deployment['id'],
+                               deployment['action_revision']))
+
+    @staticmethod
+    def _delete(queue: str) -> None:
+        try:
+            zaqar.delete_queue(queue)
+        except exception.BackendUnavailable as exc:
+            LOG.warning('Could not delete Zaqar queue %s: %s', queue, exc)

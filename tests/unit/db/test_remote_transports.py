@@ -1,0 +1,93 @@
+"""Signals fetched from Swift or Zaqar, and documents to push, on every
+real backend: a fetched signal is stored and applied once however often
+it is fetched, and a push mark survives a change made while pushing."""
+
+from swconfig.common import states
+from swconfig.db import api as db_api
+from swconfig.engine import remote_signals
+from tests.unit.db import rows
+from tests.unit.db.test_signal_claims import _INBOX
+from tests.unit.db.test_signal_claims import DONE
+from tests.unit.db.test_signal_claims import OUTPUTS
+from tests.unit.db.test_signal_claims import _deployment_row
+from tests.unit.db.test_signal_claims import _read
+from tests.unit.db.test_signal_claims import admin  # noqa: F401 - fixture
+from tests.unit.db.test_signal_claims import facade  # noqa: F401 - fixture
+from tests.unit.db.test_signal_claims import on_every_backend
+
+
+def _inbox(facade):  # noqa: F811
+    return _read(facade, _INBOX, _INBOX.c.id > 0)
+
+
+def _waiting(ctx, transport='TEMP_URL_SIGNAL'):
+    config = rows.make_config(ctx, outputs=OUTPUTS)
+    return rows.make_deployment(ctx, config['id'], action_revision=1,
+                                signal_transport=transport)
+
+
+@on_every_backend
+def test_a_fetched_signal_is_stored_and_applied_once(
+        facade, admin, ctx):  # noqa: F811
+    deployment = _waiting(ctx)
+    key = 'swift:1:' + 'a' * 32
+    assert remote_signals.store_and_apply(
+        deployment['id'], 1, DONE, key) == states.COMPLETE
+    # Fetched again (another engine, a restart): not stored, not applied.
+    assert remote_signals.store_and_apply(
+        deployment['id'], 1, DONE, key) is None
+    assert [row['result'] for row in _inbox(facade)] == [states.COMPLETE]
+    assert _deployment_row(facade, deployment['id'])['status'] == (
+        states.COMPLETE)
+
+
+@on_every_backend
+def test_the_same_key_of_another_deployment_is_another_signal(
+        facade, admin, ctx):  # noqa: F811
+    first, second = _waiting(ctx), _waiting(ctx)
+    assert db_api.signal_inbox_add_once(admin, first['id'], 1, DONE,
+                                        'zaqar:m1') is not None
+    assert db_api.signal_inbox_add_once(admin, second['id'], 1, DONE,
+                                        'zaqar:m1') is not None
+    assert db_api.signal_inbox_add_once(admin, first['id'], 1, DONE,
+                                        'zaqar:m1') is None
+    assert len(_inbox(facade)) == 2
+
+
+@on_every_backend
+def test_waiting_deployments_of_a_transport(facade, admin, ctx):  # noqa: F811
+    swift_one = _waiting(ctx)
+    zaqar_one = _waiting(ctx, 'ZAQAR_SIGNAL')
+    assert [row['id'] for row in db_api.software_deployments_waiting(
+        admin, 'TEMP_URL_SIGNAL')] == [swift_one['id']]
+    assert [row['id'] for row in db_api.software_deployments_waiting(
+        admin, 'ZAQAR_SIGNAL', [zaqar_one['id'], swift_one['id']])] == [
+        zaqar_one['id']]
+    assert db_api.software_deployments_waiting(admin, 'ZAQAR_SIGNAL',
+                                               []) == []
+
+
+@on_every_backend
+def test_a_push_mark_survives_a_change_made_while_pushing(
+        facade, admin, ctx):  # noqa: F811
+    server_id = f'server-{rows.new_project()}'
+    with db_api.writer.using(ctx):
+        db_api.server_claim(ctx, server_id, None,
+                            config_transport='POLL_TEMP_URL')
+    assert db_api.server_document_store(admin, server_id, 0, '{"a":1}',
+                                        'e1', push=True)
+    (pending,) = [row for row in db_api.server_push_pending(admin, 100)
+                  if row['id'] == server_id]
+    assert pending['document'] == '{"a":1}'
+    # Rendered again before the push finished: the mark stays.
+    assert db_api.server_document_store(admin, server_id, 1, '{"a":2}',
+                                        'e2', push=True)
+    assert not db_api.server_push_done(admin, server_id,
+                                       pending['document_revision'])
+    (again,) = [row for row in db_api.server_push_pending(admin, 100)
+                if row['id'] == server_id]
+    assert again['document'] == '{"a":2}'
+    assert db_api.server_push_done(admin, server_id,
+                                   again['document_revision'])
+    assert server_id not in {row['id'] for row in
+                             db_api.server_push_pending(admin, 100)}
