@@ -1,0 +1,196 @@
+"""What ``openstack software deployment create`` does with heatclient's
+default transport (TEMP_URL_SIGNAL), against swconfig behind a real
+Keystone and a real Swift in that Keystone's catalog.
+
+heatclient derives the config itself: it makes a container and an empty
+object in the *user's* Swift account, a PUT TempURL to it, and creates
+the deployment in Heat's raw form. python-heatclient 5.3.0's OSC command
+cannot get that far on its own (its orchestration client has no auth
+plugin to make the Swift client with: "'NoneType' object has no
+attribute 'get_token'", whatever the auth type), so the test runs the
+command's steps with heatclient's own functions on a client that has
+one; everything else goes through the real ``openstack`` CLI. The real
+os-collect-config + heat-agents run it and heat-config-notify PUTs the
+result there. swconfig cannot see that object in the background (only
+the user can read it): as in Heat, showing the deployment reads it with
+the caller's token and applies what it holds
+(doc/source/user/transports.rst).
+"""
+
+import argparse
+import json
+import os
+import subprocess
+import uuid
+
+import pytest
+
+from tests.fixtures import agents
+from tests.fixtures import keystone as keystone_fixture
+from tests.fixtures import processes
+from tests.fixtures import services
+
+CLI_TIMEOUT = 120
+USER = 'member_a'
+SCRIPT = '#!/bin/sh\necho "hello $name"\n' \
+         'printf "%s" "done-$name" > "$heat_outputs_path.result"\n'
+
+
+def _register(client, service_type: str, url: str) -> None:
+    """``service_type`` at ``url`` in the catalog (replacing an earlier
+    registration of this session)."""
+    services_ = client.services.list(type=service_type)
+    service = services_[0] if services_ else client.services.create(
+        name=service_type, type=service_type)
+    for endpoint in client.endpoints.list(service=service):
+        client.endpoints.delete(endpoint)
+    for interface in ('public', 'internal', 'admin'):
+        client.endpoints.create(service, url, interface=interface,
+                                region=keystone_fixture.REGION)
+
+
+@pytest.fixture(scope='module')
+def stack(keystone, swift, tmp_path_factory):
+    """swconfig-api + swconfig-engine with auth_strategy = keystone, and
+    Keystone's catalog naming them and the Keystone-backed Swift proxy."""
+    services.ensure_rabbitmq()
+    workdir = str(tmp_path_factory.mktemp('heatclient-temp-url'))
+    swift_url = swift.start_keystone_proxy(keystone.authtoken_options())
+    port = processes.free_port()
+    base_url = f'http://{processes.HOST}:{port}'
+    admin = keystone.admin_client()
+    _register(admin, 'object-store', swift_url + '/v1/AUTH_%(project_id)s')
+    _register(admin, 'orchestration', base_url + '/v1/%(project_id)s')
+    conf = processes.write_config(f'{workdir}/swconfig.conf', {
+        'DEFAULT': {'auth_strategy': 'keystone',
+                    'transport_url': services.RABBIT_URL,
+                    'state_path': workdir},
+        'agent': {'signing_keys': 'test:' + 'k' * 32},
+        'database': {'connection': f'sqlite:///{workdir}/swconfig.db'},
+        'api': {'bind_host': processes.HOST, 'bind_port': port},
+        'engine': {'topic': f'swconfig-test-{uuid.uuid4().hex}'},
+        'keystone_authtoken': keystone.authtoken_options(),
+    })
+    synced = subprocess.run(
+        [processes.script('swconfig-manage'), '--config-file', conf, 'db',
+         'sync'], capture_output=True, text=True, timeout=120, check=False)
+    assert synced.returncode == 0, synced.stdout + synced.stderr
+    engine = processes.SwconfigProcess('swconfig-engine', conf,
+                                       workdir).start()
+    api = processes.SwconfigProcess('swconfig-api', conf, workdir).start()
+    try:
+        processes.wait_for_http(base_url + '/', api)
+        engine.wait_for_log(processes.ENGINE_READY)
+        yield base_url, workdir, {'api': api, 'engine': engine}
+    finally:
+        api.stop()
+        engine.stop()
+
+
+def openstack(keystone, workdir, *args):
+    env = {k: v for k, v in os.environ.items() if not k.startswith('OS_')}
+    env.update(HOME=workdir, OS_AUTH_URL=keystone.auth_url,
+               OS_USERNAME=USER, OS_PASSWORD=keystone.passwords[USER],
+               OS_PROJECT_NAME=keystone_fixture.PROJECT_A,
+               OS_USER_DOMAIN_ID=keystone_fixture.DOMAIN,
+               OS_PROJECT_DOMAIN_ID=keystone_fixture.DOMAIN,
+               OS_REGION_NAME=keystone_fixture.REGION,
+               OS_IDENTITY_API_VERSION='3', OS_INTERFACE='public')
+    result = subprocess.run([processes.script('openstack'), *args],
+                            env=env, cwd=workdir, capture_output=True,
+                            text=True, timeout=CLI_TIMEOUT)
+    assert result.returncode == 0, (args, result.stdout, result.stderr)
+    return json.loads(result.stdout) if '-f' in args else result.stdout
+
+
+def test_cli_temp_url_deployment_completes_when_shown(stack, keystone,
+                                                      tmp_path):
+    base_url, workdir, procs = stack
+    server = f'server-{uuid.uuid4().hex[:12]}'
+    source = openstack(
+        keystone, workdir, 'software', 'config', 'create', 'hello',
+        '--config-file', _write(tmp_path / 'hello.sh', SCRIPT),
+        '--definition-file', _write(tmp_path / 'def.yaml',
+                                    'inputs:\n  - name: name\n'
+                                    'outputs:\n  - name: result\n'),
+        '--group', 'script', '-f', 'json')
+    created = deployment_create(keystone, base_url, source['id'], server,
+                                {'name': 'swift'})
+    assert created['status'] == 'IN_PROGRESS', created
+    derived = openstack(keystone, workdir, 'software', 'config', 'show',
+                        created['config_id'], '-f', 'json')
+    inputs = {item['name']: item.get('value')
+              for item in derived['inputs']}
+    assert inputs['deploy_signal_transport'] == 'TEMP_URL_SIGNAL'
+    assert inputs['deploy_signal_id'].startswith(
+        swift_proxy(keystone) + '/v1/AUTH_'), inputs
+
+    # Not signalled yet: showing it changes nothing.
+    shown = openstack(keystone, workdir, 'software', 'deployment', 'show',
+                      created['id'], '-f', 'json')
+    assert shown['status'] == 'IN_PROGRESS', shown
+
+    token = keystone.token(USER)
+    project_id = keystone.project_id(keystone_fixture.PROJECT_A)
+    import requests
+    settings = requests.get(
+        f'{base_url}/v1/{project_id}/servers/{server}/agent-config',
+        headers={'X-Auth-Token': token}, timeout=30)
+    assert settings.status_code == 200, settings.text
+    metadata_url = settings.json()['os-collect-config']['request'][
+        'metadata_url']
+    agent = agents.Agent(tmp_path / 'agent')
+    run = agent.run_once(metadata_url)
+    assert run.returncode == 0, run
+    assert agent.deployed_ids() == {created['config_id']}, run
+    assert 'Signaling to' in run.output or 'Response' in run.output, run
+
+    shown = openstack(keystone, workdir, 'software', 'deployment', 'show',
+                      created['id'], '-f', 'json')
+    assert shown['status'] == 'COMPLETE', (shown, procs['api'].log_tail(),
+                                           procs['engine'].log_tail())
+    output = openstack(keystone, workdir, 'software', 'deployment',
+                       'output', 'show', created['id'], 'result')
+    assert 'done-swift' in output, output
+    # Applied once: showing it again stores nothing more.
+    again = openstack(keystone, workdir, 'software', 'deployment', 'show',
+                      created['id'], '-f', 'json')
+    assert again == shown
+
+
+def swift_proxy(keystone) -> str:
+    client = keystone.admin_client()
+    (service,) = client.services.list(type='object-store')
+    (endpoint,) = [e for e in client.endpoints.list(service=service)
+                   if e.interface == 'public']
+    return endpoint.url.split('/v1/')[0]
+
+
+def deployment_create(keystone, base_url, config_id, server, inputs):
+    """``openstack software deployment create greet --config C --server S
+    --input-value ...``, step by step as its take_action does them."""
+    from heatclient import client as heat_client
+    from heatclient.common import deployment_utils
+
+    session = keystone.session(USER)
+    client = heat_client.Client(
+        '1', session=session, auth=session.auth,
+        endpoint=f'{base_url}/v1/{session.get_project_id()}')
+    args = argparse.Namespace(
+        signal_transport='TEMP_URL_SIGNAL', name='greet', timeout=60,
+        os_region_name=keystone_fixture.REGION,
+        os_project_name=keystone_fixture.PROJECT_A, os_tenant_name=None,
+        os_username=USER, os_cacert=None, insecure=False)
+    config = client.software_configs.get(config_id)
+    params = deployment_utils.build_derived_config_params(
+        'UPDATE', config, 'greet', inputs, server, 'TEMP_URL_SIGNAL',
+        signal_id=deployment_utils.build_signal_id(client, args))
+    derived = client.software_configs.create(**params)
+    return client.software_deployments.create(
+        config_id=derived.id, server_id=server, action='UPDATE',
+        status='IN_PROGRESS').to_dict()
+
+
+def _write(path, text: str) -> str:
+    path.write_text(text)
+    return str(path)
