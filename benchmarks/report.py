@@ -6,6 +6,7 @@ import platform
 
 import psutil
 
+from benchmarks import heat
 from benchmarks import phases
 
 MB = 1024 * 1024
@@ -179,6 +180,13 @@ def targets(rows: list[phases.Row], labels: dict[str, str]
         add('deployment creation >= 300/s',
             f'{result.rate:.0f}/s ({result.errors} errors)',
             result.rate >= 300 and result.errors == 0)
+    heat_row = _find(rows, heat.Heat.name,
+                     'create deployments (deployment POST)')
+    if create and heat_row and heat_row.result.rate:
+        ratio = create.result.rate / heat_row.result.rate
+        add('deployment creation >= 3 x Heat 27 (same run)',
+            f'{create.result.rate:.0f}/s vs {heat_row.result.rate:.0f}/s '
+            f'= {ratio:.2f} x', ratio >= 3)
     rss: dict[str, list[int]] = {}
     for row in rows:
         if row.setup == 'production':

@@ -20,6 +20,7 @@ import sys
 import tempfile
 
 from benchmarks import common
+from benchmarks import heat
 from benchmarks import loadgen
 from benchmarks import phases
 from benchmarks import reference
@@ -31,7 +32,7 @@ from tests.fixtures import processes
 LARGE_DB = 'swconfig_bench_large'
 SIGNAL_WARMUP = 128
 SMALL_DB = 'swconfig_bench_small'
-PHASES = ('polls', 'tenant-view', 'signals', 'creation')
+PHASES = ('polls', 'tenant-view', 'signals', 'creation', 'heat-creation')
 REFERENCE = report.REFERENCE
 #: swconfig-all's request threads: the default [api] threads.
 EMBEDDED_THREADS = 64
@@ -270,6 +271,8 @@ def _production(args: argparse.Namespace, workdir: str, port: int,
                                    _clients(args), profile_dir=args.profile)
     rows += _all_phases(setup, 'production', large_url, args, seeded,
                         files, labels, wrk, polls)
+    if 'heat-creation' in args.phases:
+        rows += _heat_creation(args, workdir, port)
     small_config = stack.service_config(workdir, 'production-small',
                                         small_url, port, common.RABBIT_URL,
                                         args.pool_size)
@@ -285,6 +288,28 @@ def _production(args: argparse.Namespace, workdir: str, port: int,
     finally:
         setup.stop()
     return rows
+
+
+def _heat_creation(args: argparse.Namespace, workdir: str,
+                   port: int) -> list[phases.Row]:
+    """Heat 27 on the same machine, right after swconfig's creation
+    phase: the same number of deployments at the same concurrency."""
+    common.log('starting Heat 27 (heat-api under gunicorn, heat-engine)')
+    service = heat.Heat(workdir, port, args.workers, args.threads,
+                        common.RABBIT_URL)
+    try:
+        service.start()
+        rows = []
+        for with_config in (False, True):
+            common.log(f'Heat: creating deployments '
+                        f'({"config + " if with_config else ""}'
+                        f'deployment POST)')
+            rows.append(heat.create_deployments(
+                service, args.creations, args.creation_concurrency,
+                args.phase_time_limit, with_config))
+        return rows
+    finally:
+        service.stop()
 
 
 def _reference(args: argparse.Namespace, workdir: str, name: str,

@@ -17,9 +17,15 @@ def _serve() -> None:
     process.init_process(sys.argv, description=DESCRIPTION)
     from oslo_service import service
 
+    from swconfig import transports
     from swconfig.api import app
     from swconfig.api import server
 
+    # The API answers for the transports too (health, client-derived
+    # TempURLs): refuse a default whose option group is missing, as the
+    # engines do.
+    transports.check_defaults(CONF.default_deployment_signal_transport,
+                              CONF.default_software_config_transport)
     workers = CONF.api.workers
     wsgi_service = server.WSGIService(
         app.setup_app(), CONF.api.bind_host, CONF.api.bind_port,
