@@ -69,3 +69,14 @@ class MetadataTransport(abc.ABC):
 def string_input(name: str, value: str, description: str) -> dict:
     return {'name': name, 'type': 'String', 'value': value,
             'description': description}
+
+
+def signal_url_inputs(url: str, verb: str = 'PUT') -> list[dict]:
+    """``deploy_signal_id`` and ``deploy_signal_verb``: where and how
+    heat-config-notify sends the signal (PUT makes it retry on 5xx)."""
+    return [
+        string_input('deploy_signal_id', url,
+                     'ID of signal to use for signalling output values'),
+        string_input('deploy_signal_verb', verb,
+                     'HTTP verb to use for signaling output values'),
+    ]

@@ -13,12 +13,5 @@ class HeatSignalTransport(base.SignalTransport):
 
     def signal_inputs(self, server: dict, deployment_id: str,
                       action_revision: int) -> list[dict]:
-        url = urls.agent_signal_url(deployment_id, action_revision)
-        return [
-            base.string_input('deploy_signal_id', url,
-                              'ID of signal to use for signalling output '
-                              'values'),
-            base.string_input('deploy_signal_verb', 'PUT',
-                              'HTTP verb to use for signaling output '
-                              'values'),
-        ]
+        return base.signal_url_inputs(
+            urls.agent_signal_url(deployment_id, action_revision))

@@ -46,14 +46,7 @@ class TempUrlSignalTransport(base.SignalTransport):
         url = swift.temp_url(container,
                              object_name(deployment_id, action_revision),
                              'PUT')
-        return [
-            base.string_input('deploy_signal_id', url,
-                              'ID of signal to use for signalling output '
-                              'values'),
-            base.string_input('deploy_signal_verb', 'PUT',
-                              'HTTP verb to use for signaling output '
-                              'values'),
-        ]
+        return base.signal_url_inputs(url)
 
     def forget(self, deployment: dict) -> None:
         deployment_id = deployment['id']

@@ -13,6 +13,7 @@ other's way by using their own project ids (the ``project`` fixture).
 
 import dataclasses
 import os
+import uuid
 
 import pytest
 
@@ -64,3 +65,10 @@ def embedded_service(tmp_path_factory):
         yield EmbeddedService(base_url, state_path, config_file, process)
     finally:
         process.stop()
+
+
+@pytest.fixture
+def server():
+    """A server id of the test's own (a server belongs to the project that
+    first deploys to it)."""
+    return f'server-{uuid.uuid4().hex[:12]}'

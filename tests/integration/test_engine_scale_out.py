@@ -20,6 +20,7 @@ import requests
 
 from tests.fixtures import agent_stacks
 from tests.fixtures import services
+from tests.fixtures.waiting import wait_for
 
 DEPLOYMENTS = 200
 MEMBER_TIMEOUT = 6
@@ -57,17 +58,6 @@ def owned_by(engine) -> set[int] | None:
         return None
     _count, _total, shards = matches[-1]
     return set() if shards == 'none' else {int(s) for s in shards.split(',')}
-
-
-def wait_for(condition, timeout, what):
-    deadline = time.monotonic() + timeout
-    while True:
-        value = condition()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError(f'{what}: not within {timeout} s')
-        time.sleep(0.1)
 
 
 def engines(stack):

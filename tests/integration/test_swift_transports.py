@@ -13,8 +13,6 @@ swconfig's own agent URLs.
 import os
 import re
 import subprocess
-import time
-import uuid
 
 import pytest
 import requests
@@ -23,6 +21,7 @@ from tests.fixtures import agent_stacks
 from tests.fixtures import agents
 from tests.fixtures import processes
 from tests.fixtures import services
+from tests.fixtures.waiting import wait_for
 
 SCRIPT = '''#!/bin/sh
 echo "hello $greeting"
@@ -54,27 +53,6 @@ def stack(swift, tmp_path_factory):
                 agent={'document_push_interval': 0.2},
                 sections={'swift': swift_options(swift)}) as stack:
             yield stack
-
-
-@pytest.fixture
-def project():
-    return f'project-{uuid.uuid4().hex[:8]}'
-
-
-@pytest.fixture
-def server():
-    return f'server-{uuid.uuid4().hex[:12]}'
-
-
-def wait_for(condition, timeout, what):
-    deadline = time.monotonic() + timeout
-    while True:
-        value = condition()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError(f'{what}: not within {timeout} s')
-        time.sleep(0.1)
 
 
 def live_engine(stack):

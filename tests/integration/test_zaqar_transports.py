@@ -10,13 +10,12 @@ cannot; doc/source/user/transports.rst says so).
 """
 
 import json
-import time
-import uuid
 
 import pytest
 
 from tests.fixtures import agent_stacks
 from tests.fixtures import services
+from tests.fixtures.waiting import wait_for
 
 SCRIPT = '#!/bin/sh\necho hi\n'
 OUTPUTS = [{'name': 'result', 'type': 'String'}]
@@ -38,27 +37,6 @@ def stack(zaqar, tmp_path_factory):
                     'signal_poll_interval': 0.5,
                     'max_retry_interval': 2}}) as stack:
             yield stack
-
-
-@pytest.fixture
-def project():
-    return f'project-{uuid.uuid4().hex[:8]}'
-
-
-@pytest.fixture
-def server():
-    return f'server-{uuid.uuid4().hex[:12]}'
-
-
-def wait_for(condition, timeout, what):
-    deadline = time.monotonic() + timeout
-    while True:
-        value = condition()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError(f'{what}: not within {timeout} s')
-        time.sleep(0.1)
 
 
 def inputs_of(stack, project, deployment):
