@@ -7,6 +7,7 @@ import time
 from typing import Any
 
 from tests.fixtures import api_client
+from tests.fixtures import waiting
 from tests.functional.api import helpers
 from tests.functional.api.helpers import assert_error
 from tests.functional.api.test_agent_path import _config_ids
@@ -266,11 +267,15 @@ def test_trigger_runs_one_entry_as_a_new_deployment(api, project):
                          422, 'IdempotencyKeyReused')
     assert 'backup-1' in error['message']
 
-    # Once finished, the one-off action leaves the server's document.
+    # Once finished, the one-off action leaves the server's document. The
+    # engine renders it just after the signal's transaction commits, and
+    # the agent path may serve it up to [api] metadata_cache_freshness
+    # later.
     done = _complete(api, project, trigger['id'], result='saved')
     assert done['output_values']['result'] == 'saved'
-    document, _ = _document(api, metadata_url)
-    assert _config_ids(document) == [original['config_id']]
+    waiting.wait_for(
+        lambda: _config_ids(_document(api, metadata_url)[0]) == [
+            original['config_id']], 10, 'finished BACKUP left the document')
 
 
 def test_concurrent_retries_with_one_key_run_once(api, project):
