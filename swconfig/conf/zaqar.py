@@ -3,7 +3,10 @@ ZAQAR_MESSAGE use.
 
 Authentication is keystoneauth's (``auth_type`` and the plugin's
 options, plus the session options); ``auth_type = none`` (or unset) means
-a Zaqar without Keystone, which then needs ``project_id``.
+a Zaqar without Keystone, which then needs ``project_id``. With Keystone,
+``project_id`` is also the identity plugin's own option of that name (the
+project to scope to): one setting, not two. An unset ``timeout`` means 30
+seconds here, not keystoneauth's "wait for ever".
 """
 
 from keystoneauth1 import loading as ks_loading

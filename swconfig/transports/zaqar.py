@@ -15,15 +15,21 @@ import uuid
 
 from keystoneauth1 import exceptions as ks_exc
 from keystoneauth1 import loading as ks_loading
+from oslo_config import cfg
 
 from swconfig.common import exception
 from swconfig.conf import CONF
 
 SERVICE = 'Zaqar'
+GROUP = 'zaqar'
 #: Zaqar queue names: at most 64 of these characters.
 _QUEUE_NAME = re.compile(r'^[A-Za-z0-9_-]{1,64}$')
 #: This process's Client-ID (Zaqar wants one per client).
 CLIENT_ID = str(uuid.uuid4())
+#: Seconds a request may take when ``[zaqar] timeout`` is unset
+#: (keystoneauth's default is to wait for ever): a Zaqar that stops
+#: answering must fail a round, not stall the consumer for good.
+DEFAULT_TIMEOUT = 30.0
 
 _session_lock = threading.Lock()
 _session: Any = None
@@ -45,12 +51,43 @@ def session() -> Any:
     global _session
     with _session_lock:
         if _session is None:
-            auth = (None if _no_keystone()
-                    else ks_loading.load_auth_from_conf_options(CONF,
-                                                                'zaqar'))
+            auth = None if _no_keystone() else _load_auth()
             _session = ks_loading.load_session_from_conf_options(
-                CONF, 'zaqar', auth=auth)
+                CONF, GROUP, auth=auth,
+                timeout=CONF.zaqar.timeout or DEFAULT_TIMEOUT)
         return _session
+
+
+def _load_auth() -> Any:
+    """The auth plugin of ``[zaqar]``, as keystoneauth's
+    ``load_auth_from_conf_options`` loads it, except that an option both
+    define is ours: the identity plugins' ``project_id`` (the project to
+    scope to) is the same setting as swconfig's, and registering theirs
+    beside it would fail as a duplicate."""
+    if CONF.zaqar.auth_section:
+        return ks_loading.load_auth_from_conf_options(CONF, GROUP)
+    return register_auth_plugin_opts().load_from_options_getter(
+        lambda opt: CONF[GROUP][opt.dest])
+
+
+def register_auth_plugin_opts() -> Any:
+    """Register the options of the configured auth plugin in ``[zaqar]``
+    (except ``project_id``, which is ours); returns the plugin's loader."""
+    loader = ks_loading.get_plugin_loader(CONF.zaqar.auth_type)
+    for opt in ks_loading.get_auth_plugin_conf_options(loader):
+        try:
+            CONF.register_opt(opt, group=GROUP)
+        except cfg.DuplicateOptError:
+            pass  # ours, with the same meaning
+    return loader
+
+
+def keystone_url() -> str | None:
+    """The Keystone URL of the configured auth plugin (agents
+    authenticate there too); None without Keystone."""
+    if _no_keystone():
+        return None
+    return getattr(session().auth, 'auth_url', None)
 
 
 def project_id() -> str:

@@ -33,7 +33,7 @@ class ZaqarMessageTransport(base.MetadataTransport):
     def collector_settings(self, server: dict) -> dict:
         settings = {'queue_id': queue_for(server['id']),
                     'project_id': zaqar.project_id()}
-        auth_url = getattr(CONF.zaqar, 'auth_url', None)
+        auth_url = zaqar.keystone_url()
         if auth_url:
             settings['auth_url'] = auth_url
         return {'collectors': ['zaqar'], 'zaqar': settings,
