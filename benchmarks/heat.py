@@ -5,16 +5,20 @@ virtualenv of its own under ``~/.cache/swconfig-bench`` (never into the
 project's), and run as ``heat-api`` + ``heat-engine`` on a MariaDB
 database of its own and the machine's RabbitMQ, on an exchange of its
 own, with Heat's ``noauth`` paste flavor (no Keystone: the same trust as
-swconfig's noauth). It gets the API workers of swconfig's production
-setup and two engine workers, as swconfig has two engines.
+swconfig's noauth). It gets the API workers and threads of swconfig's
+production setup, and as many engine workers as it has engines.
 
 The workload is what a Heat client must send per deployment to get what
 swconfig's one request does: Heat has no server-side derivation, so
 ``openstack software deployment create`` POSTs a derived config and then
 the deployment. Both the pair and the deployment POST alone (a config
-made beforehand) are measured.
+made beforehand) are measured. Servers made that way (each deployment of
+its own derived config) are then read through the tenant metadata view,
+as swconfig's tenant view is.
 """
 
+from concurrent import futures
+import http.client
 import itertools
 import json
 import os
@@ -37,8 +41,13 @@ HEAT_VERSION = '27.0.1'
 VENV = os.path.expanduser('~/.cache/swconfig-bench/heat-venv')
 DATABASE = 'swconfig_bench_heat'
 PROJECT = 'admin'  # noauth's project when no X-Auth-Project is sent
-ENGINE_WORKERS = 2
 READY_TIMEOUT = 120
+#: Servers of the tenant view (x the run's deployments per server): the
+#: view reads one server's rows by an indexed column, so a few hundred
+#: servers cost what many thousands would, and seeding them through the
+#: API stays within seconds.
+TENANT_SERVERS = 200
+SEED_THREADS = 8
 
 
 def ensure_installed() -> str:
@@ -69,16 +78,21 @@ class Heat:
     name = 'heat 27'
 
     def __init__(self, workdir: str, port: int, api_workers: int,
-                 threads: int, rabbit_url: str) -> None:
+                 threads: int, engine_workers: int, rabbit_url: str) -> None:
         self.workdir = os.path.join(workdir, 'heat')
         self.port = port
         self.api_workers = api_workers
         self.threads = threads
+        self.engine_workers = engine_workers
         self.rabbit_url = rabbit_url
         self.processes: list[subprocess.Popen] = []
+        self.install_seconds = 0.0
+        self.start_seconds = 0.0
 
     def start(self) -> None:
+        started = time.monotonic()
         bin_dir = ensure_installed()
+        self.install_seconds = time.monotonic() - started
         os.makedirs(self.workdir, exist_ok=True)
         url = seed.create_mariadb_database(DATABASE)
         config = os.path.join(self.workdir, 'heat.conf')  # ~/heat.conf
@@ -87,7 +101,7 @@ class Heat:
                 '[DEFAULT]\n'
                 f'transport_url = {self.rabbit_url}\n'
                 f'control_exchange = heat-bench-{uuid.uuid4().hex[:8]}\n'
-                f'num_engine_workers = {ENGINE_WORKERS}\n'
+                f'num_engine_workers = {self.engine_workers}\n'
                 'debug = false\n'
                 f'log_dir = {self.workdir}\n'
                 '[database]\n'
@@ -96,6 +110,7 @@ class Heat:
                 'flavor = noauth\n'
                 f'api_paste_config = {_paste_ini(bin_dir)}\n'
                 '[oslo_policy]\n'
+                f'policy_file = {self._policy_file()}\n'
                 'enforce_scope = false\nenforce_new_defaults = false\n')
         subprocess.run([os.path.join(bin_dir, 'heat-manage'),
                         '--config-file', config, 'db_sync'],
@@ -125,6 +140,21 @@ class Heat:
                 argv, stdout=log, stderr=subprocess.STDOUT, env=env,
                 cwd=self.workdir, start_new_session=True))
         self._wait_ready()
+        self.start_seconds = time.monotonic() - started
+
+    def _policy_file(self) -> str:
+        """noauth's callers have the role admin alone, where a Keystone
+        token of an admin also lists the roles it implies (member,
+        reader); the tenant metadata view asks for reader, so it also
+        takes the project's admin here."""
+        path = os.path.join(self.workdir, 'policy.yaml')
+        project = 'project_id:%(project_id)s'
+        with open(path, 'w') as handle:
+            handle.write(
+                '"software_deployments:metadata": "(role:reader and '
+                f'{project}) or (role:admin and {project}) or '
+                f'(role:heat_stack_user and {project})"\n')
+        return path
 
     def _wait_ready(self) -> None:
         deadline = time.monotonic() + READY_TIMEOUT
@@ -142,32 +172,41 @@ class Heat:
                 raise RuntimeError(f'Heat not ready: {self.tail()}')
             time.sleep(0.5)
 
-    def create_config(self) -> str | None:
-        """A software config (the engine answers: heat-engine is up)."""
-        import http.client
-        connection = http.client.HTTPConnection('127.0.0.1', self.port,
+    def post(self, collection: str, body: dict[str, Any]
+             ) -> tuple[int, dict[str, Any]]:
+        """POST /v1/{project}/{collection}: the status and the body."""
+        connection = http.client.HTTPConnection(common.HOST, self.port,
                                                 timeout=10)
         try:
-            connection.request('POST', f'/v1/{PROJECT}/software_configs',
-                               json.dumps(_CONFIG),
+            connection.request('POST', f'/v1/{PROJECT}/{collection}',
+                               json.dumps(body),
                                {'Content-Type': 'application/json'})
             reply = connection.getresponse()
-            body = reply.read()
+            answer = reply.read()
         finally:
             connection.close()
-        if reply.status != 200:
-            return None
-        return json.loads(body)['software_config']['id']
+        return reply.status, (json.loads(answer) if reply.status == 200
+                              else {})
+
+    def create_config(self) -> str | None:
+        """A software config (the engine answers: heat-engine is up)."""
+        status, body = self.post('software_configs', _CONFIG)
+        return body['software_config']['id'] if status == 200 else None
 
     def groups(self) -> dict[str, list[psutil.Process]]:
-        found: dict[str, list[psutil.Process]] = {'heat-api': [],
-                                                  'heat-engine': []}
+        """Heat's processes under swconfig's role names, so the results
+        table's API and engine columns read the same for both."""
+        found: dict[str, list[psutil.Process]] = {
+            'api-master': [], 'api-workers': [], 'engines': []}
         for process in self.processes:
             parent = psutil.Process(process.pid)
-            role = ('heat-api' if 'gunicorn' in ' '.join(parent.cmdline())
-                    else 'heat-engine')
-            found[role] += [parent, *parent.children(recursive=True)]
-        return dict(found, **stack.external_processes())
+            children = parent.children(recursive=True)
+            if 'gunicorn' in ' '.join(parent.cmdline()):
+                found['api-master'].append(parent)
+                found['api-workers'] += children
+            else:
+                found['engines'] += [parent, *children]
+        return dict(found, **stack.external_processes(), client=[])
 
     def tail(self) -> str:
         text = ''
@@ -233,15 +272,69 @@ def create_deployments(heat: Heat, count: int, concurrency: int,
                                'server_id': server_id, 'action': 'CREATE',
                                'status': 'IN_PROGRESS'}).encode())
 
-    groups = heat.groups()
-    with stack.Monitor(groups) as monitor:
+    with stack.Monitor(heat.groups()) as monitor:
         result = loadgen.run_requests(heat.port, requests(), concurrency,
                                       time_limit, lambda s: s < 300)
     phase = ('create deployments (config + deployment POST)'
              if with_config else 'create deployments (deployment POST)')
+    return _row(heat, phase, result, monitor,
+                {'requests per deployment': 2 if with_config else 1})
+
+
+def seed_servers(heat: Heat, servers: int, per_server: int) -> list[str]:
+    """``servers`` servers with ``per_server`` deployments each, every
+    deployment of its own derived config, as heatclient leaves them."""
+    server_ids = [str(uuid.uuid4()) for _ in range(servers)]
+
+    def create(job: tuple[int, str]) -> None:
+        index, server_id = job
+        status, body = heat.post('software_configs',
+                                 _derived(server_id, index))
+        if status == 200:
+            status, body = heat.post('software_deployments', {
+                'config_id': body['software_config']['id'],
+                'server_id': server_id, 'action': 'CREATE',
+                'status': 'IN_PROGRESS'})
+        if status != 200:
+            raise RuntimeError(f'Heat refused a seed POST ({status}): '
+                               f'{heat.tail()}')
+
+    jobs = enumerate(server_ids * per_server)
+    with futures.ThreadPoolExecutor(SEED_THREADS) as pool:
+        list(pool.map(create, jobs))
+    return server_ids
+
+
+def tenant_view(heat: Heat, server_ids: list[str], per_server: int,
+                targets_file: str, wrk: str | None, concurrency: int,
+                seconds: float, warmup: float = 3) -> phases.Row:
+    """GET /v1/{project}/software_deployments/metadata/{server} of random
+    seeded servers, closed loop, as ``phases.tenant_view`` does for
+    swconfig (after the same unmeasured warm-up)."""
+    targets = [common.Target(server_id, '', '', PROJECT)
+               for server_id in server_ids]
+    loadgen.write_tenant_targets(targets_file, targets)
+
+    def load(duration: float) -> loadgen.Result:
+        if wrk:
+            return loadgen.wrk_poll(wrk, heat.port, targets_file,
+                                    concurrency, duration, 1,
+                                    script=loadgen.TENANT_SCRIPT)
+        return loadgen.run_requests(
+            heat.port, loadgen.tenant_requests(targets), concurrency,
+            duration, lambda status: status == 200)
+
+    load(warmup)
+    with stack.Monitor(heat.groups()) as monitor:
+        result = load(seconds)
+    return _row(heat, f'{phases.TENANT_VIEW} {len(server_ids):,}x'
+                f'{per_server}', result, monitor, {'servers': len(targets)})
+
+
+def _row(heat: Heat, phase: str, result: loadgen.Result,
+         monitor: stack.Monitor, extra: dict[str, Any]) -> phases.Row:
     cpu = {role: monitor.cpu(role) for role in monitor.groups}
     cpu['other'] = monitor.other_cpu()
     return phases.Row(heat.name, phase, result, cpu,
                       {role: monitor.rss(role) for role in monitor.groups},
-                      monitor.wall,
-                      {'requests per deployment': 2 if with_config else 1})
+                      monitor.wall, extra)

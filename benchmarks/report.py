@@ -95,6 +95,43 @@ def _find(rows: list[phases.Row], setup: str, phase: str
                 None)
 
 
+def _against_heat(rows: list[phases.Row], create: phases.Row | None,
+                  view: phases.Row | None) -> list[list[str]]:
+    """swconfig against Heat 27 in the same run: creation per request
+    (Heat's deployment POST of a config made beforehand), per deployment
+    as heatclient makes them (config + deployment POST), and the tenant
+    view; server CPU per creation beside the rates."""
+    out = []
+    alone = _find(rows, heat.Heat.name, 'create deployments '
+                  '(deployment POST)')
+    pair = _find(rows, heat.Heat.name, 'create deployments '
+                 '(config + deployment POST)')
+    heat_view = next((r for r in rows if r.setup == heat.Heat.name
+                      and r.phase.startswith(phases.TENANT_VIEW)), None)
+    for name, row, per_deployment in (
+            ('deployment creation >= 3 x Heat 27 (same run)', alone, 1),
+            ('creation vs Heat 27 config + deployment POST', pair, 2)):
+        if not (create and row and row.result.rate):
+            continue
+        rate = row.result.rate / per_deployment
+        ratio = create.result.rate / rate
+        verdict = '-'  # the issue's target is per request
+        if per_deployment == 1:
+            verdict = 'met' if ratio >= 3 else 'MISSED'
+        out.append([name, f'{create.result.rate:.0f}/s vs {rate:.0f}/s = '
+                    f'{ratio:.2f} x; server CPU '
+                    f'{create.server_cpu_us() / 1000:.1f} vs '
+                    f'{row.server_cpu_us() * per_deployment / 1000:.1f} ms '
+                    f'per creation', verdict])
+    if view and heat_view and heat_view.result.rate:
+        ratio = view.result.rate / heat_view.result.rate
+        out.append(['tenant view vs Heat 27 (same run)',
+                    f'{view.result.rate:.0f} vs {heat_view.result.rate:.0f}'
+                    f' req/s = {ratio:.2f} x ({view.result.errors} vs '
+                    f'{heat_view.result.errors} errors)', '-'])
+    return out
+
+
 def targets(rows: list[phases.Row], labels: dict[str, str]
             ) -> list[list[str]]:
     """Issue 5's targets against the production-like figures."""
@@ -180,13 +217,8 @@ def targets(rows: list[phases.Row], labels: dict[str, str]
         add('deployment creation >= 300/s',
             f'{result.rate:.0f}/s ({result.errors} errors)',
             result.rate >= 300 and result.errors == 0)
-    heat_row = _find(rows, heat.Heat.name,
-                     'create deployments (deployment POST)')
-    if create and heat_row and heat_row.result.rate:
-        ratio = create.result.rate / heat_row.result.rate
-        add('deployment creation >= 3 x Heat 27 (same run)',
-            f'{create.result.rate:.0f}/s vs {heat_row.result.rate:.0f}/s '
-            f'= {ratio:.2f} x', ratio >= 3)
+    out += _against_heat(rows, create, _find(
+        rows, 'production', f'{phases.TENANT_VIEW} {labels["main"]}'))
     rss: dict[str, list[int]] = {}
     for row in rows:
         if row.setup == 'production':

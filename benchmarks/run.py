@@ -32,7 +32,10 @@ from tests.fixtures import processes
 LARGE_DB = 'swconfig_bench_large'
 SIGNAL_WARMUP = 128
 SMALL_DB = 'swconfig_bench_small'
-PHASES = ('polls', 'tenant-view', 'signals', 'creation', 'heat-creation')
+PHASES = ('polls', 'tenant-view', 'signals', 'creation', 'heat-creation',
+          'heat-tenant-view')
+HEAT_PHASES = ('heat-creation', 'heat-tenant-view')
+HEAT_WARMUP = 64
 REFERENCE = report.REFERENCE
 #: swconfig-all's request threads: the default [api] threads.
 EMBEDDED_THREADS = 64
@@ -271,8 +274,8 @@ def _production(args: argparse.Namespace, workdir: str, port: int,
                                    _clients(args), profile_dir=args.profile)
     rows += _all_phases(setup, 'production', large_url, args, seeded,
                         files, labels, wrk, polls)
-    if 'heat-creation' in args.phases:
-        rows += _heat_creation(args, workdir, port)
+    if set(HEAT_PHASES) & set(args.phases):
+        rows += _heat(args, workdir, port, wrk)
     small_config = stack.service_config(workdir, 'production-small',
                                         small_url, port, common.RABBIT_URL,
                                         args.pool_size)
@@ -290,23 +293,44 @@ def _production(args: argparse.Namespace, workdir: str, port: int,
     return rows
 
 
-def _heat_creation(args: argparse.Namespace, workdir: str,
-                   port: int) -> list[phases.Row]:
-    """Heat 27 on the same machine, right after swconfig's creation
-    phase: the same number of deployments at the same concurrency."""
+def _heat(args: argparse.Namespace, workdir: str, port: int,
+          wrk: str | None) -> list[phases.Row]:
+    """Heat 27 on the same machine, right after swconfig's phases: the
+    same number of deployments at the same concurrency, and the tenant
+    view at the same connections."""
     common.log('starting Heat 27 (heat-api under gunicorn, heat-engine)')
     service = heat.Heat(workdir, port, args.workers, args.threads,
-                        common.RABBIT_URL)
+                        args.engines, common.RABBIT_URL)
     try:
         service.start()
+        common.log(f'Heat 27 up in {service.start_seconds:.0f}s (of which '
+                   f'{service.install_seconds:.0f}s installing)')
         rows = []
-        for with_config in (False, True):
+        if 'heat-creation' in args.phases:
+            # Unmeasured: each worker's first requests open its RPC and
+            # database connections.
+            heat.create_deployments(service, HEAT_WARMUP,
+                                    args.creation_concurrency,
+                                    args.phase_time_limit, True)
+        for with_config in ((False, True) if 'heat-creation' in args.phases
+                            else ()):
             common.log(f'Heat: creating deployments '
-                        f'({"config + " if with_config else ""}'
-                        f'deployment POST)')
+                       f'({"config + " if with_config else ""}'
+                       f'deployment POST)')
             rows.append(heat.create_deployments(
                 service, args.creations, args.creation_concurrency,
                 args.phase_time_limit, with_config))
+        if 'heat-tenant-view' in args.phases:
+            servers = min(args.servers, heat.TENANT_SERVERS)
+            common.log(f'Heat: seeding {servers}x{args.deployments} '
+                       f'through its API')
+            server_ids = heat.seed_servers(service, servers,
+                                           args.deployments)
+            common.log('Heat: tenant metadata view')
+            rows.append(heat.tenant_view(
+                service, server_ids, args.deployments,
+                os.path.join(workdir, 'targets-heat-tenant.txt'), wrk,
+                args.tenant_concurrency, args.duration))
         return rows
     finally:
         service.stop()
