@@ -30,14 +30,18 @@ opts = [
                help='Seconds after its last heartbeat that a silent '
                     '(killed, partitioned) engine stops owning its items '
                     'and the others take them over. An engine that stops '
-                    'cleanly hands them over at once.'),
+                    'cleanly hands them over at once. An engine that '
+                    'cannot reach the backend keeps its share this long, '
+                    'then does all background work itself until the '
+                    'backend answers again.'),
     cfg.FloatOpt('heartbeat_interval',
                  min=0.2,
                  sample_default='member_timeout / 5',
-                 help='Seconds between an engine\'s heartbeats, which also '
-                      'refresh its view of the live engines. Keep it well '
-                      'under member_timeout so a busy engine never looks '
-                      'dead.'),
+                 help='Seconds between an engine\'s heartbeats, sent from '
+                      'a thread of their own so a busy engine never looks '
+                      'dead. At most member_timeout / 3 (a larger value is '
+                      'lowered, with a warning). The live engines are read '
+                      'about once a second whatever this is.'),
 ]
 
 
