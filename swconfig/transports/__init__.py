@@ -17,12 +17,19 @@ from swconfig.transports import base
 NAMESPACE = 'swconfig.transports'
 METADATA_NAMESPACE = 'swconfig.metadata_transports'
 _LOADED: dict[tuple[str, str], Any] = {}
+_NAMES: dict[str, list[str]] = {}
 
 
 def _configured(namespace: str) -> list[str]:
-    manager = extension.ExtensionManager(namespace, invoke_on_load=True)
-    return sorted(ext.name for ext in manager
-                  if ext.obj.missing_configuration() is None)
+    """The plugins of ``namespace`` this configuration supports. Entry
+    points are scanned once per process (the health check asks on every
+    probe); whether each is configured is asked every time, since tests
+    change the configuration."""
+    if namespace not in _NAMES:
+        _NAMES[namespace] = extension.ExtensionManager(namespace).names()
+    return sorted(name for name in _NAMES[namespace]
+                  if (transport := _load(namespace, name)) is not None
+                  and transport.missing_configuration() is None)
 
 
 def _load(namespace: str, name: str) -> Any:

@@ -16,6 +16,7 @@ import pytest
 from tests.fixtures import agent_stacks
 from tests.fixtures import services
 from tests.fixtures.waiting import wait_for
+from tests.fixtures.zaqar_service import post_as_agent as agent_post
 
 SCRIPT = '#!/bin/sh\necho hi\n'
 OUTPUTS = [{'name': 'result', 'type': 'String'}]
@@ -42,21 +43,6 @@ def stack(zaqar, tmp_path_factory):
 def inputs_of(stack, project, deployment):
     derived = stack.derived_config(project, deployment['config_id'])
     return {item['name']: item.get('value') for item in derived['inputs']}
-
-
-def agent_post(inputs, body):
-    """Post ``body`` as the server would: only what the inputs give."""
-    from zaqarclient.queues import client as zaqar_client
-    client = zaqar_client.Client(
-        inputs['deploy_zaqar_endpoint'], version=2, conf={'auth_opts': {
-            'backend': 'signed-url', 'options': {
-                'signature': inputs['deploy_queue_signature'],
-                'expires': inputs['deploy_queue_expires'],
-                'paths': json.loads(inputs['deploy_queue_paths']),
-                'methods': json.loads(inputs['deploy_queue_methods']),
-                'os_project_id': inputs['deploy_project_id']}}})
-    client.queue(inputs['deploy_queue_id']).post(
-        {'body': body, 'ttl': 600})
 
 
 def queue_names(zaqar):

@@ -33,6 +33,7 @@ from swconfig.engine import zaqar_signals
 from swconfig.transports import zaqar as zaqar_api
 from swconfig.transports import zaqar_message
 from tests.fixtures.waiting import wait_for
+from tests.fixtures.zaqar_service import post_as_agent as agent_post
 from tests.fixtures.zaqar_service import zaqar  # noqa: F401 - fixture
 
 OUTPUTS = [{'name': 'result', 'type': 'String'}]
@@ -79,20 +80,6 @@ def create_deployment(ctx, server_id=None):
 def signal_inputs(ctx, deployment):
     derived = db_api.software_config_get(ctx, deployment['config_id'])
     return {item['name']: item.get('value') for item in derived['inputs']}
-
-
-def agent_post(inputs, body):
-    """Post ``body`` as the server would: only what the inputs give."""
-    from zaqarclient.queues import client as zaqar_client
-    client = zaqar_client.Client(
-        inputs['deploy_zaqar_endpoint'], version=2, conf={'auth_opts': {
-            'backend': 'signed-url', 'options': {
-                'signature': inputs['deploy_queue_signature'],
-                'expires': inputs['deploy_queue_expires'],
-                'paths': json.loads(inputs['deploy_queue_paths']),
-                'methods': json.loads(inputs['deploy_queue_methods']),
-                'os_project_id': inputs['deploy_project_id']}}})
-    client.queue(inputs['deploy_queue_id']).post({'body': body, 'ttl': 600})
 
 
 def messages_in(zaqar, queue):  # noqa: F811
