@@ -1,5 +1,13 @@
-"""oslo.policy enforcement; the rules themselves live in swconfig.policies."""
+"""oslo.policy enforcement; the rules themselves live in swconfig.policies.
 
+oslo.policy's checks cost more than most of a request (each one looks for
+changed policy files and inspects every check's signature), so the
+decisions of the last second are reused: ``Decisions``.
+"""
+
+from collections.abc import Callable
+import threading
+import time
 from typing import Any
 
 from oslo_config import cfg
@@ -11,6 +19,52 @@ from swconfig.common.context import RequestContext
 from swconfig.conf import CONF
 
 _ENFORCER: policy.Enforcer | None = None
+
+
+class Decisions:
+    """Recent decisions by rule, target and the credentials policy sees
+    (the context's ``to_policy_values``): every input of oslo.policy's
+    built-in checks. A decision is reused for ``LIFETIME`` seconds, so a
+    changed policy file takes effect within that, as a changed agent
+    document does; a refusal is never kept (it is rare, and its error
+    must come from oslo.policy)."""
+
+    #: Seconds a decision is reused.
+    LIFETIME = 1.0
+    #: At most this many decisions are kept (all forgotten when full).
+    SIZE = 4096
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic
+                 ) -> None:
+        self._clock = clock
+        self._held: dict[tuple, tuple[float, bool]] = {}
+
+    def get(self, key: tuple) -> bool | None:
+        """The decision, if one younger than ``LIFETIME`` is held."""
+        held = self._held.get(key)
+        if held is None or self._clock() - held[0] >= self.LIFETIME:
+            return None
+        return held[1]
+
+    def put(self, key: tuple, decision: bool) -> None:
+        if len(self._held) >= self.SIZE:
+            self._held = {}
+        self._held[key] = (self._clock(), decision)
+
+    def clear(self) -> None:
+        self._held = {}
+
+
+_DECISIONS = Decisions()
+_DECISIONS_LOCK = threading.Lock()
+
+
+def _key(rule: str, target: dict[str, Any],
+         context: RequestContext) -> tuple:
+    credentials = tuple(
+        (name, tuple(value) if isinstance(value, list) else value)
+        for name, value in context.to_policy_values().items())
+    return (rule, tuple(sorted(target.items())), credentials)
 
 
 def get_enforcer(conf: cfg.ConfigOpts = CONF) -> policy.Enforcer:
@@ -25,6 +79,7 @@ def get_enforcer(conf: cfg.ConfigOpts = CONF) -> policy.Enforcer:
 
 def reset() -> None:
     global _ENFORCER
+    _DECISIONS.clear()
     if _ENFORCER is not None:
         _ENFORCER.clear()
     _ENFORCER = None
@@ -33,11 +88,23 @@ def reset() -> None:
 def authorize(rule: str, target: dict[str, Any],
               context: RequestContext) -> None:
     """Raise PolicyNotAuthorized unless ``context`` may do ``rule``."""
+    key = _key(rule, target, context)
+    if _DECISIONS.get(key):
+        return
     get_enforcer().authorize(
         rule, target, context, do_raise=True,
         exc=exception.PolicyNotAuthorized, action=rule)
+    with _DECISIONS_LOCK:
+        _DECISIONS.put(key, True)
 
 
 def check_is_admin(context: RequestContext) -> bool:
     """Whether the caller is a cloud admin (policy rule context_is_admin)."""
-    return get_enforcer().enforce('context_is_admin', {}, context)
+    key = _key('context_is_admin', {}, context)
+    is_admin = _DECISIONS.get(key)
+    if is_admin is None:
+        is_admin = bool(get_enforcer().enforce('context_is_admin', {},
+                                               context))
+        with _DECISIONS_LOCK:
+            _DECISIONS.put(key, is_admin)
+    return is_admin

@@ -2,6 +2,7 @@
 and the engine's metadata renderer (agents read the very same shape)."""
 
 import datetime
+import json
 from typing import Any
 
 from oslo_utils import timeutils
@@ -40,3 +41,28 @@ def metadata(config_rows: list[dict]) -> list[dict]:
     ordered = sorted(config_rows,
                      key=lambda c: (c['name'] is not None, c['name'] or ''))
     return [config(row) for row in ordered]
+
+
+#: A server's document as the engine writes it: compact JSON, keys sorted,
+#: so ``deployments`` comes first and ``os-collect-config`` last.
+DOCUMENT_HEAD = b'{"deployments":'
+DOCUMENT_COLLECTOR = b',"os-collect-config":'
+TENANT_VIEW_HEAD = b'{"metadata":'
+
+
+def tenant_view(document: bytes | None) -> bytes:
+    """Heat's tenant metadata view of a server, ``{"metadata": [...]}``:
+    the deployments list of its document, cut out of the document's bytes
+    (no parse, no second copy kept), in the document's compact form.
+
+    The collector block is the document's last key and only its top-level
+    key can end the list: inside a string a quote is escaped, and the
+    block itself (collector settings) holds no such key.
+    """
+    if document and document.startswith(DOCUMENT_HEAD):
+        end = document.rfind(DOCUMENT_COLLECTOR)
+        if end > 0:
+            return TENANT_VIEW_HEAD + document[len(DOCUMENT_HEAD):end] + b'}'
+    deployments = json.loads(document)['deployments'] if document else []
+    return json.dumps({'metadata': deployments}, separators=(',', ':'),
+                      sort_keys=True).encode()

@@ -141,3 +141,59 @@ def test_enforcer_is_cached_and_reset(conf):
     assert policy.get_enforcer() is first
     policy.reset()
     assert policy.get_enforcer(conf) is not first
+
+
+def test_decisions_last_a_second_and_are_bounded():
+    now = [100.0]
+    decisions = policy.Decisions(clock=lambda: now[0])
+    decisions.put(('p', 'u'), True)
+    assert decisions.get(('p', 'u')) is True
+    assert decisions.get(('p', 'v')) is None
+    now[0] += decisions.LIFETIME - 0.01
+    assert decisions.get(('p', 'u')) is True
+    now[0] += 0.01
+    assert decisions.get(('p', 'u')) is None
+    for number in range(decisions.SIZE + 1):
+        decisions.put(('p', str(number)), False)
+    assert decisions.get(('p', '0')) is None
+    assert decisions.get(('p', str(decisions.SIZE))) is False
+
+
+def test_a_reused_decision_is_only_the_same_callers(conf, monkeypatch):
+    """Decisions are reused for the same rule, target and credentials:
+    another role set, project or target is decided by oslo.policy, and
+    a refusal is raised every time."""
+    decided = []
+    enforcer = policy.get_enforcer()
+    real = enforcer.authorize
+
+    def counting(rule, target, creds, **kwargs):
+        decided.append((rule, creds.project_id, tuple(creds.roles)))
+        return real(rule, target, creds, **kwargs)
+
+    monkeypatch.setattr(enforcer, 'authorize', counting)
+    target = {'project_id': PROJECT}
+    for _ in range(3):
+        policy.authorize('software_configs:create', target, _context(M))
+    assert len(decided) == 1
+    policy.authorize('software_configs:create', target, _context(A))
+    policy.authorize('software_configs:create',
+                     {'project_id': OTHER_PROJECT},
+                     _context(M, project=OTHER_PROJECT))
+    assert len(decided) == 3
+    for _ in range(2):
+        with pytest.raises(exception.PolicyNotAuthorized):
+            policy.authorize('software_configs:create', target, _context(R))
+    assert len(decided) == 5
+
+
+def test_admin_ness_is_reused_and_reset_forgets_it(conf, monkeypatch):
+    assert policy.check_is_admin(_context(A)) is True
+    assert policy.check_is_admin(_context(M)) is False
+    enforcer = policy.get_enforcer()
+    monkeypatch.setattr(enforcer, 'enforce', lambda *args, **kwargs: 1 / 0)
+    assert policy.check_is_admin(_context(A)) is True
+    assert policy.check_is_admin(_context(M)) is False
+    policy.reset()
+    policy.get_enforcer(conf)  # a new enforcer, which decides again
+    assert policy.check_is_admin(_context(A)) is True

@@ -235,3 +235,42 @@ def test_changes_change_the_bytes():
     # ... but a finished one-off action is as if it were not there.
     assert metadata.build_document(
         SERVER, base + [row('c3', 'b', 'BACKUP', 'COMPLETE')]) == text
+
+
+def _tricky_row(config_id, name):
+    """A config whose inputs hold the collector key and the exact byte
+    sequence that ends the deployments list, nested and in strings."""
+    tricky = config_row(config_id, name)
+    tricky['inputs'] = [
+        {'name': 'nested', 'type': 'Json',
+         'value': {'os-collect-config': {'collectors': ['x']}, 'a': 1}},
+        {'name': 'text', 'type': 'String',
+         'value': ',"os-collect-config":{"collectors":[]}}'}]
+    return {'deployment': deployment_row(), 'config': tricky}
+
+
+@pytest.mark.parametrize('rows', [
+    [],
+    [row('c1', 'one')],
+    [row('c1', 'b'), row('c2', 'a'), row('c3')],
+    [_tricky_row('c9', 'x'), row('c1', 'y')],
+], ids=['empty', 'one', 'several', 'collector-key-in-inputs'])
+def test_tenant_view_is_cut_from_the_document_exactly(rows):
+    """The tenant view cut out of the document's bytes is the document's
+    deployments list as the compact JSON the engine writes, whatever the
+    deployments hold."""
+    built = metadata.build_document(SERVER, rows).encode()
+    assert built.startswith(representations.DOCUMENT_HEAD)
+    view = representations.tenant_view(built)
+    expected = {'metadata': json.loads(built)['deployments']}
+    assert json.loads(view) == expected
+    assert view == json.dumps(expected, separators=(',', ':'),
+                              sort_keys=True).encode()
+
+
+def test_tenant_view_of_no_document_or_another_form_is_parsed():
+    assert representations.tenant_view(None) == b'{"metadata":[]}'
+    spaced = json.dumps({'deployments': [{'id': 'c1', 'name': 'n'}],
+                         'os-collect-config': {}}).encode()
+    assert json.loads(representations.tenant_view(spaced)) == {
+        'metadata': [{'id': 'c1', 'name': 'n'}]}

@@ -12,6 +12,7 @@ from swconfig.api.controllers.v1 import access
 from swconfig.api.controllers.v1 import params
 from swconfig.api.schemas.v1 import software_deployments as schemas
 from swconfig.common import deployment_request
+from swconfig.common import representations
 from swconfig.common import states
 from swconfig.db import api as db_api
 
@@ -112,11 +113,11 @@ def events(deployment_id: str) -> dict:
     return {'events': [views.event(row) for row in rows]}
 
 
-@pecan.expose('json')
-def server_metadata(server_id: str) -> dict:
+@pecan.expose(content_type='application/json')
+def server_metadata(server_id: str) -> bytes:
     """Heat's view of a server's deployments: the very document its agent
     receives (pre-rendered by the engine), so both list the same."""
     context = access.authorize('software_deployments:metadata')
     document = db_api.server_document_get(context, server_id)
-    deployments = json.loads(document)['deployments'] if document else []
-    return {'metadata': deployments}
+    return representations.tenant_view(
+        document.encode() if document else None)
