@@ -60,7 +60,8 @@ class AgentApp:
         self.notifier = signal_notifier.SignalNotifier(engine_api,
                                                        self.context)
         self.cache = metadata_cache.MetadataCache(
-            CONF.api.metadata_cache_size, CONF.api.metadata_cache_freshness)
+            CONF.api.metadata_cache_size, CONF.api.metadata_cache_freshness,
+            warm=CONF.api.metadata_cache_warm)
 
     def project_request_done(self) -> None:
         """A project request of this worker ended: the engine committed

@@ -20,7 +20,15 @@ again on every read until they appear or ``MISSING_LIFETIME`` passes (a
 rolled-back transaction leaves a gap for good).
 
 Memory: a least-recently-polled list of ``[api] metadata_cache_size``
-entries; servers that stop polling fall out.
+entries; servers that stop polling fall out. Each entry costs about its
+document's size plus 1 KB.
+
+Warming up (``[api] metadata_cache_warm``): on its first poll a worker
+starts loading documents in the background, ``WARM_BATCH`` servers per
+query, until the cache is full or every server is held; a batch read
+while changes were being read is dropped (its rows may predate them). A
+restarted worker then serves its polls from memory within seconds
+instead of reading each server once.
 """
 
 import calendar
@@ -28,6 +36,7 @@ import collections
 from collections.abc import Callable
 import datetime
 from email import utils as email_utils
+import os
 import threading
 import time
 from typing import Any
@@ -53,6 +62,8 @@ RETENTION = 3600.0
 PURGE_INTERVAL = 600.0
 #: ...so a worker that read none for this long starts again, empty.
 RESTART_AFTER = RETENTION / 2
+#: Servers read per query while warming up.
+WARM_BATCH = 500
 
 
 def http_date(value: Any) -> str:
@@ -66,7 +77,7 @@ class Entry:
 
     __slots__ = ('etag', 'etag_header', 'token_revision', 'content',
                  'get_headers', 'head_headers', 'not_modified_headers',
-                 'verified', 'tenant', 'tenant_view')
+                 'verified', 'tenant')
 
     def __init__(self, row: dict) -> None:
         self.etag = row['etag']
@@ -86,19 +97,21 @@ class Entry:
         # (key ring, token) last verified for this entry: the HMAC is
         # computed once per agent, not once per poll.
         self.verified: tuple[Any, str] | None = None
-        # The tenant view's answer (swconfig.api.tenant_metadata), built
-        # on its first request: it goes with the entry.
-        self.tenant_view: Any = None
 
 
 class MetadataCache:
     """Documents by server id, at most ``freshness`` seconds stale."""
 
     def __init__(self, size: int, freshness: float,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic,
+                 warm: bool = False) -> None:
         self.size = size
         self.freshness = freshness
         self._clock = clock
+        self._warm = warm and size > 0
+        # The process that started warming up (a forked worker starts
+        # its own).
+        self._warming_pid: int | None = None
         self._entries: collections.OrderedDict[str, Entry] = (
             collections.OrderedDict())
         self._lock = threading.Lock()  # the entries and the generation
@@ -133,6 +146,8 @@ class MetadataCache:
         if (self._clock() - self._checked_at >= self.freshness
                 or self._expirations != self._read_expirations):
             self._refresh()
+        if self._warm and self._warming_pid != os.getpid():
+            self._start_warming()
         with self._lock:
             entry = self._entries.get(server_id)
             if entry is not None:
@@ -156,6 +171,47 @@ class MetadataCache:
                     while len(self._entries) > self.size:
                         self._entries.popitem(last=False)
         return entry
+
+    def warm(self) -> int:
+        """Load documents, ``WARM_BATCH`` servers per query in server id
+        order, until the cache is full or every server is held; a poll's
+        newer entry is kept. How many entries are held afterwards."""
+        self._refresh()  # where the change log starts, before any read
+        after = None
+        while len(self._entries) < self.size:
+            generation = self._generation
+            rows = db_api.agent_server_documents(after, WARM_BATCH)
+            if not rows:
+                break
+            after = rows[-1]['id']
+            entries = [(row['id'], Entry(row)) for row in rows]
+            with self._lock:
+                if generation != self._generation:
+                    continue  # changes were read meanwhile: rows may be older
+                for server_id, entry in entries:
+                    if len(self._entries) >= self.size:
+                        break
+                    self._entries.setdefault(server_id, entry)
+        return len(self._entries)
+
+    def _start_warming(self) -> None:
+        with self._lock:
+            if self._warming_pid == os.getpid():
+                return
+            self._warming_pid = os.getpid()
+        threading.Thread(target=self._warm_and_log, daemon=True,
+                         name='metadata-cache-warm').start()
+
+    def _warm_and_log(self) -> None:
+        started = time.monotonic()
+        try:
+            held = self.warm()
+        except Exception as exc:  # polls load what they need instead
+            LOG.warning('Metadata cache: warming up failed (%s); documents '
+                        'are read on their first poll', exc)
+            return
+        LOG.info('Metadata cache: warmed up with %d documents in %.1f s',
+                 held, time.monotonic() - started)
 
     def _refresh(self) -> None:
         with self._refresh_lock:

@@ -268,6 +268,19 @@ def agent_server_changes(after: int | None, missing: Sequence[int] = (),
     return rows
 
 
+def agent_server_documents(after: str | None, limit: int) -> list[dict]:
+    """Up to ``limit`` servers with their documents, validators and owner
+    (as ``agent_server_document`` gives them), in server id order from
+    the first id above ``after``: a metadata cache warming up."""
+    engine, _statements = _agent()
+    query = sa.select(_SERVER.c.id, *_VALIDATORS, _SERVER.c.document,
+                      _SERVER.c.tenant).order_by(_SERVER.c.id).limit(limit)
+    if after is not None:
+        query = query.where(_SERVER.c.id > after)
+    with engine.connect() as connection:  # once per worker start
+        return [dict(row._mapping) for row in connection.execute(query)]
+
+
 def agent_server_changes_purge(before: Any) -> int:
     """Delete the server changes logged before ``before``; how many."""
     engine, _statements = _agent()

@@ -27,6 +27,7 @@ from swconfig.db.actions import trigger_request_purge
 from swconfig.db.agent_path import agent_server_changes
 from swconfig.db.agent_path import agent_server_changes_purge
 from swconfig.db.agent_path import agent_server_document
+from swconfig.db.agent_path import agent_server_documents
 from swconfig.db.agent_path import agent_signal_insert
 from swconfig.db.agent_path import agent_signal_target
 from swconfig.db.purge import purge_finished
@@ -72,7 +73,8 @@ __all__ = [
     'signal_inbox_pending_upto', 'signal_deployments_lock',
     'software_deployments_apply',
     # the agents' hot path
-    'agent_server_document', 'agent_signal_target', 'agent_signal_insert',
+    'agent_server_document', 'agent_server_documents',
+    'agent_signal_target', 'agent_signal_insert',
     'agent_server_changes', 'agent_server_changes_purge',
     # the Swift and Zaqar transports' workers
     'signal_inbox_add_once', 'software_deployments_waiting',

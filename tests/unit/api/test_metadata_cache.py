@@ -16,6 +16,7 @@ from swconfig.db import migration
 from swconfig.db import models
 from swconfig.db import session
 from swconfig.engine import metadata
+from tests.fixtures.waiting import wait_for
 from tests.unit.db import rows
 
 FRESHNESS = 1.0
@@ -217,3 +218,81 @@ def test_old_changes_are_purged(db, clock):
     with db.connect() as connection:
         left = connection.execute(sa.select(_CHANGE.c.server_id)).scalars()
         assert list(left) == ['s1']
+
+
+def _no_document_reads(monkeypatch):
+    def _no_database(*_args, **_kwargs):
+        raise AssertionError('a document was read on a poll')
+
+    monkeypatch.setattr(db_api, 'agent_server_document', _no_database)
+
+
+def test_warming_up_loads_every_server_in_batches(db, clock, monkeypatch):
+    """Polls after warming up are hits, batches follow the server ids, and
+    the cache stops at its size."""
+    monkeypatch.setattr(metadata_cache, 'WARM_BATCH', 3)
+    etags = {f's{number:02d}': _store(f's{number:02d}', f'[{number}]')
+             for number in range(8)}
+    cache = _cache(clock)
+    assert cache.warm() == 8
+    _no_document_reads(monkeypatch)
+    assert {name: cache.get(name).etag for name in etags} == etags
+    assert cache.get('s03').content == b'[3]'
+
+    small = _cache(clock, size=5)
+    monkeypatch.undo()
+    monkeypatch.setattr(metadata_cache, 'WARM_BATCH', 3)
+    assert small.warm() == 5
+    assert [cache_name for cache_name in etags
+            if small.get(cache_name) is not None] == [
+        's00', 's01', 's02', 's03', 's04']
+
+
+def test_warming_up_keeps_no_batch_read_while_changes_were_read(
+        db, clock, monkeypatch):
+    """A change read between a batch's read and its storing may be newer
+    than the batch's rows: the batch is dropped, and the changed server
+    is read on its first poll, with its new document."""
+    monkeypatch.setattr(metadata_cache, 'WARM_BATCH', 2)
+    for name in ('a', 'b', 'c', 'd'):
+        _store(name, f'"{name}-1"')
+    cache = _cache(clock)
+    real = db_api.agent_server_documents
+    batches = []
+
+    def change_during_first_batch(after, limit):
+        rows = real(after, limit)
+        if not batches:
+            _store('a', '"a-2"')  # committed after the batch was read
+            clock.now += FRESHNESS
+            assert cache.get('zz') is None  # a poll reads the change log
+        batches.append([row['id'] for row in rows])
+        return rows
+
+    monkeypatch.setattr(db_api, 'agent_server_documents',
+                        change_during_first_batch)
+    assert cache.warm() == 2
+    assert batches == [['a', 'b'], ['c', 'd'], []]
+    assert cache.get('a') is None and cache.get('b') is None
+    assert cache.get('c').content == b'"c-1"'
+    assert _fetch(cache, 'a').content == b'"a-2"'
+
+
+def test_the_first_poll_starts_warming_up_once_per_process(
+        db, clock, monkeypatch):
+    for name in ('a', 'b', 'c'):
+        _store(name, f'"{name}"')
+    cache = metadata_cache.MetadataCache(100, FRESHNESS, clock=clock,
+                                         warm=True)
+    started = []
+    monkeypatch.setattr(cache, '_warm_and_log',
+                        lambda: started.append(cache.warm()))
+    assert len(cache) == 0
+    cache.get('a')
+    wait_for(lambda: started, 10, 'the warming thread')
+    cache.get('b')
+    assert started == [3] and len(cache) == 3
+    cache._warming_pid = -1  # as in a worker forked afterwards
+    cache.get('c')
+    wait_for(lambda: len(started) == 2, 10, 'warming in the new process')
+    assert not _cache(clock)._warm  # off unless asked for
