@@ -238,6 +238,7 @@ def new_action(context: RequestContext, current: dict,
             LOG.info('Kept config %s, derived for deployment %s: another '
                      'deployment uses it as its source', former['id'],
                      current['id'])
+    transport.forget_action(current['id'], current['action_revision'])
     return row
 
 

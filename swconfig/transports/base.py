@@ -34,6 +34,15 @@ class SignalTransport(abc.ABC):
         committed."""
         return None
 
+    def forget_action(self, deployment_id: str, action_revision: int
+                      ) -> None:
+        """Remove what the transport made for one action of a deployment
+        (its queue); called once the next action committed, so a failed
+        change leaves the former action able to signal. Best effort: an
+        outage is logged, not raised (the action's signals are refused
+        as stale anyway)."""
+        return None
+
 
 class MetadataTransport(abc.ABC):
     """How a server's agent gets its document (``software_config_transport``

@@ -2,7 +2,7 @@
 
 Each action of a deployment gets a queue of its own
 (``<prefix>-s-<deployment id>-<action revision>``; the former action's
-queue is deleted when a new one starts, so a late message of an old
+queue is deleted once a new one has started, so a late message of an old
 action can never complete the new one) and a pre-signed URL that lets
 the agent post messages there, and do nothing else, with no Keystone user
 per deployment. The derived config's inputs:
@@ -54,8 +54,6 @@ class ZaqarSignalTransport(base.SignalTransport):
         queue = queue_for(deployment_id, action_revision)
         zaqar.create_queue(queue)
         signed = zaqar.share(queue, ['POST'], CONF.zaqar.signed_url_expiry)
-        if action_revision > 1:
-            self._delete(queue_for(deployment_id, action_revision - 1))
         inputs = {
             'deploy_queue_id': (queue, 'ID of queue to use for signaling '
                                        'output values'),
@@ -77,8 +75,11 @@ class ZaqarSignalTransport(base.SignalTransport):
                 for name, (value, description) in inputs.items()]
 
     def forget(self, deployment: dict) -> None:
-        self._delete(queue_for(deployment['id'],
-                               deployment['action_revision']))
+        self.forget_action(deployment['id'], deployment['action_revision'])
+
+    def forget_action(self, deployment_id: str, action_revision: int
+                      ) -> None:
+        self._delete(queue_for(deployment_id, action_revision))
 
     @staticmethod
     def _delete(queue: str) -> None:

@@ -232,6 +232,32 @@ def test_deleting_the_deployment_deletes_its_queue(zaqar_conf, ctx):
     assert queue not in queue_names(zaqar_conf)
 
 
+def test_former_queue_goes_only_once_the_new_action_committed(
+        zaqar_conf, ctx, monkeypatch):
+    """A new action whose transaction fails leaves the current action's
+    queue, so its agent can still signal; one that commits deletes it."""
+    deployment = create_deployment(ctx)
+    first_queue = signal_inputs(ctx, deployment)['deploy_queue_id']
+
+    def collides(*args, **kwargs):
+        raise exception.ConcurrentUpdate(deployment_id=deployment['id'])
+
+    with monkeypatch.context() as patch:
+        patch.setattr(db_api, 'software_deployment_update', collides)
+        with pytest.raises(exception.ConcurrentUpdate):
+            deployments.new_action(ctx, deployment_now(deployment),
+                                   {'input_values': {'round': 2}})
+    assert first_queue in queue_names(zaqar_conf)
+    assert deployment_now(deployment)['action_revision'] == 1
+
+    changed = deployments.new_action(ctx, deployment_now(deployment),
+                                     {'input_values': {'round': 2}})
+    assert changed['action_revision'] == 2
+    second_queue = signal_inputs(ctx, changed)['deploy_queue_id']
+    assert second_queue in queue_names(zaqar_conf)
+    assert first_queue not in queue_names(zaqar_conf)
+
+
 def test_zaqar_outage_is_retried_and_loses_nothing(zaqar_conf, ctx):
     deployment = create_deployment(ctx)
     inputs = signal_inputs(ctx, deployment)
