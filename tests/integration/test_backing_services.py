@@ -72,30 +72,12 @@ def test_stopped_proxy_refuses_requests_until_started_again(swift):
     assert reply.status_code == 204, reply.text
 
 
-def _register_object_store(keystone, url: str) -> None:
-    """``url`` as the object-store endpoint of every interface, leaving
-    a registration that already says so untouched."""
-    admin = keystone.admin_client()
-    found = admin.services.list(type='object-store')
-    service = found[0] if found else admin.services.create(
-        name='swift', type='object-store')
-    wanted = {'public', 'internal', 'admin'}
-    current = admin.endpoints.list(service=service)
-    if {(e.interface, e.url) for e in current} == {
-            (interface, url) for interface in wanted}:
-        return
-    for endpoint in current:
-        admin.endpoints.delete(endpoint)
-    for interface in sorted(wanted):
-        admin.endpoints.create(service, url, interface=interface,
-                               region=keystone_fixture.REGION)
-
-
 @pytest.fixture(scope='module')
 def keystone_swift(swift, keystone):
     """The Keystone-backed proxy, in the catalog as ``object-store``."""
     url = swift.start_keystone_proxy(keystone.authtoken_options())
-    _register_object_store(keystone, url + '/v1/AUTH_%(project_id)s')
+    keystone.register_endpoint('object-store',
+                               url + '/v1/AUTH_%(project_id)s')
     return url
 
 

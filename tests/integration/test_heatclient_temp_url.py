@@ -27,8 +27,8 @@ import pytest
 
 from tests.fixtures import agents
 from tests.fixtures import keystone as keystone_fixture
+from tests.fixtures import keystone_stack
 from tests.fixtures import processes
-from tests.fixtures import services
 
 CLI_TIMEOUT = 120
 USER = 'member_a'
@@ -36,55 +36,21 @@ SCRIPT = '#!/bin/sh\necho "hello $name"\n' \
          'printf "%s" "done-$name" > "$heat_outputs_path.result"\n'
 
 
-def _register(client, service_type: str, url: str) -> None:
-    """``service_type`` at ``url`` in the catalog (replacing an earlier
-    registration of this session)."""
-    services_ = client.services.list(type=service_type)
-    service = services_[0] if services_ else client.services.create(
-        name=service_type, type=service_type)
-    for endpoint in client.endpoints.list(service=service):
-        client.endpoints.delete(endpoint)
-    for interface in ('public', 'internal', 'admin'):
-        client.endpoints.create(service, url, interface=interface,
-                                region=keystone_fixture.REGION)
-
-
 @pytest.fixture(scope='module')
 def stack(keystone, swift, tmp_path_factory):
     """swconfig-api + swconfig-engine with auth_strategy = keystone, and
     Keystone's catalog naming them and the Keystone-backed Swift proxy."""
-    services.ensure_rabbitmq()
     workdir = str(tmp_path_factory.mktemp('heatclient-temp-url'))
     swift_url = swift.start_keystone_proxy(keystone.authtoken_options())
     port = processes.free_port()
-    base_url = f'http://{processes.HOST}:{port}'
-    admin = keystone.admin_client()
-    _register(admin, 'object-store', swift_url + '/v1/AUTH_%(project_id)s')
-    _register(admin, 'orchestration', base_url + '/v1/%(project_id)s')
-    conf = processes.write_config(f'{workdir}/swconfig.conf', {
-        'DEFAULT': {'auth_strategy': 'keystone',
-                    'transport_url': services.RABBIT_URL,
-                    'state_path': workdir},
-        'agent': {'signing_keys': 'test:' + 'k' * 32},
-        'database': {'connection': f'sqlite:///{workdir}/swconfig.db'},
-        'api': {'bind_host': processes.HOST, 'bind_port': port},
-        'engine': {'topic': f'swconfig-test-{uuid.uuid4().hex}'},
-        'keystone_authtoken': keystone.authtoken_options(),
-    })
-    synced = subprocess.run(
-        [processes.script('swconfig-manage'), '--config-file', conf, 'db',
-         'sync'], capture_output=True, text=True, timeout=120, check=False)
-    assert synced.returncode == 0, synced.stdout + synced.stderr
-    engine = processes.SwconfigProcess('swconfig-engine', conf,
-                                       workdir).start()
-    api = processes.SwconfigProcess('swconfig-api', conf, workdir).start()
-    try:
-        processes.wait_for_http(base_url + '/', api)
-        engine.wait_for_log(processes.ENGINE_READY)
-        yield base_url, workdir, {'api': api, 'engine': engine}
-    finally:
-        api.stop()
-        engine.stop()
+    keystone.register_endpoint('object-store',
+                               swift_url + '/v1/AUTH_%(project_id)s')
+    keystone.register_endpoint(
+        'orchestration',
+        f'http://{processes.HOST}:{port}/v1/%(project_id)s')
+    with keystone_stack.running(keystone, workdir, port) as running:
+        yield running.base_url, workdir, {'api': running.api,
+                                          'engine': running.engine}
 
 
 def openstack(keystone, workdir, *args):

@@ -19,7 +19,6 @@ no token.
 
 import json
 import re
-import subprocess
 import time
 from typing import Any
 import urllib.parse
@@ -30,9 +29,8 @@ import requests
 
 from tests.fixtures import api_client
 from tests.fixtures import keystone as keystone_fixture
-from tests.fixtures import processes
+from tests.fixtures import keystone_stack
 from tests.fixtures import rbac
-from tests.fixtures import services
 
 pytestmark = pytest.mark.integration
 
@@ -175,35 +173,9 @@ def _ok(reply: api_client.Reply) -> Any:
 @pytest.fixture(scope='module')
 def stack(keystone, tmp_path_factory):
     """swconfig-api + swconfig-engine with auth_strategy = keystone."""
-    services.ensure_rabbitmq()
     workdir = str(tmp_path_factory.mktemp('keystone-stack'))
-    port = processes.free_port()
-    authtoken = keystone.authtoken_options()
-    conf = processes.write_config(f'{workdir}/swconfig.conf', {
-        'DEFAULT': {'auth_strategy': 'keystone',
-                    'transport_url': services.RABBIT_URL,
-                    'state_path': workdir},
-        'agent': {'signing_keys': 'test:' + 'k' * 32},
-        'database': {'connection': f'sqlite:///{workdir}/swconfig.db'},
-        'api': {'bind_host': processes.HOST, 'bind_port': port},
-        'engine': {'topic': f'swconfig-test-{uuid.uuid4().hex}'},
-        'keystone_authtoken': authtoken,
-    })
-    synced = subprocess.run(
-        [processes.script('swconfig-manage'), '--config-file', conf, 'db',
-         'sync'], capture_output=True, text=True, timeout=120, check=False)
-    assert synced.returncode == 0, synced.stdout + synced.stderr
-    engine = processes.SwconfigProcess('swconfig-engine', conf,
-                                       workdir).start()
-    api = processes.SwconfigProcess('swconfig-api', conf, workdir).start()
-    base_url = f'http://{processes.HOST}:{port}'
-    try:
-        processes.wait_for_http(base_url + '/', api)
-        engine.wait_for_log(processes.ENGINE_READY)
-        yield base_url, api
-    finally:
-        api.stop()
-        engine.stop()
+    with keystone_stack.running(keystone, workdir) as running:
+        yield running.base_url, running.api
 
 
 @pytest.fixture(scope='module')
