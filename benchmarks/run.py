@@ -39,6 +39,9 @@ HEAT_WARMUP = 64
 REFERENCE = report.REFERENCE
 #: swconfig-all's request threads: the default [api] threads.
 EMBEDDED_THREADS = 64
+#: The main group is also polled on its first 1, 100 and 10,000 servers
+#: only: the cost of a poll must not depend on how many servers poll.
+POLLED_SERVERS = (1, 100, 10000)
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
@@ -55,8 +58,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
              'servers (default 1000)')
     add('--few-deployments-servers', type=int, default=1000,
         help='servers with 1 deployment (default 1000)')
-    add('--many-deployments', type=int, default=200,
-        help='deployments per server of the "many" group (default 200)')
+    add('--many-deployments', type=int, default=100,
+        help='deployments per server of the "many" group (default 100)')
     add('--many-deployments-servers', type=int, default=100,
         help='servers of the "many" group (default 100)')
     add('--concurrency', type=int, default=64,
@@ -84,6 +87,11 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     add('--buffer-pool-mb', type=int, default=2048,
         help='InnoDB buffer pool of MariaDB during the run, MB (raised if '
              'smaller, restored afterwards; default 2048)')
+    add('--metadata-cache-size', type=int,
+        help='[api] metadata_cache_size of the API workers (default: every '
+             'seeded server, at least 10,000: each worker holds every '
+             'polled document, as in a cloud that sized it for its '
+             'servers)')
     add('--pool-size', type=int, default=16,
         help='[database] max_pool_size (and max_overflow) per process')
     add('--setups', default='production,embedded',
@@ -114,6 +122,10 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         args.duration = min(args.duration, 5)
         args.signals = min(args.signals, 1000)
         args.creations = min(args.creations, 300)
+    if args.metadata_cache_size is None:
+        args.metadata_cache_size = max(
+            10000, args.servers + args.few_deployments_servers
+            + args.many_deployments_servers)
     args.phases = [p.strip() for p in args.phases.split(',') if p.strip()]
     unknown = set(args.phases) - set(PHASES)
     if unknown:
@@ -127,12 +139,15 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
 def _labels(args: argparse.Namespace) -> dict[str, str]:
     def size(servers: int, deployments: int) -> str:
         return f'{servers:,}x{deployments}'
+    main = size(args.servers, args.deployments)
     return {'rate': f'{args.rate:,.0f}',
-            'main': size(args.servers, args.deployments),
+            'main': main,
             'small': size(args.small_servers, args.deployments),
             'd1': size(args.few_deployments_servers, 1),
-            'd200': size(args.many_deployments_servers,
-                         args.many_deployments)}
+            'dmany': size(args.many_deployments_servers,
+                          args.many_deployments),
+            **{f'n{count}': f'{count:,} of {main}'
+               for count in POLLED_SERVERS if count < args.servers}}
 
 
 def _ensure_services(setups: list[str]) -> None:
@@ -207,7 +222,7 @@ def run(args: argparse.Namespace) -> list[phases.Row]:
         groups = [
             seed.Group('main', args.servers, args.deployments, waiting=True),
             seed.Group('d1', args.few_deployments_servers, 1),
-            seed.Group('d200', args.many_deployments_servers,
+            seed.Group('dmany', args.many_deployments_servers,
                        args.many_deployments)]
         urls = [large_url] + ([sqlite_url] if 'embedded' in setups else [])
         common.log(f'seeding {", ".join(labels.values())} ...')
@@ -224,6 +239,10 @@ def run(args: argparse.Namespace) -> list[phases.Row]:
         small = seed.seed([small_url], [seed.Group(
             'small', args.small_servers, args.deployments)], base_url, 0, 0)
         seeded.targets['small'] = small.targets['small']
+        few = [f'n{count}' for count in POLLED_SERVERS
+               if count < args.servers]
+        for name in few:
+            seeded.targets[name] = seeded.targets['main'][:int(name[1:])]
         for url in [large_url, small_url] + urls[1:]:
             common.log(f'warmed {url.rsplit("/", 1)[-1]} in '
                        f'{seed.warm(url):.0f}s')
@@ -233,8 +252,8 @@ def run(args: argparse.Namespace) -> list[phases.Row]:
         files['tenant'] = loadgen.write_tenant_targets(
             os.path.join(workdir, 'targets-tenant.txt'),
             seeded.targets['main'])
-        polls = (('main', 'main paced', 'main half', 'd1', 'd200',
-                  'd1 steady', 'd200 steady')
+        polls = (('main', 'main paced', 'main half', *few, 'd1', 'dmany',
+                  'd1 steady', 'dmany steady')
                  if 'polls' in args.phases else ())
         if 'production' in setups:
             rows += _production(args, workdir, port, large_url, small_url,
@@ -265,7 +284,8 @@ def _production(args: argparse.Namespace, workdir: str, port: int,
                 ) -> list[phases.Row]:
     rows = []
     config = stack.service_config(workdir, 'production', large_url, port,
-                                  common.RABBIT_URL, args.pool_size)
+                                  common.RABBIT_URL, args.pool_size,
+                                  args.metadata_cache_size)
     common.log('starting the production-like setup')
     rows += _reference(args, workdir, 'production', seeded, files, wrk,
                        polls)
@@ -278,7 +298,8 @@ def _production(args: argparse.Namespace, workdir: str, port: int,
         rows += _heat(args, workdir, port, wrk)
     small_config = stack.service_config(workdir, 'production-small',
                                         small_url, port, common.RABBIT_URL,
-                                        args.pool_size)
+                                        args.pool_size,
+                                        args.metadata_cache_size)
     if 'polls' not in args.phases:
         return rows
     setup = stack.start_production(workdir, small_config, port, args.workers,
@@ -286,6 +307,7 @@ def _production(args: argparse.Namespace, workdir: str, port: int,
                                    _clients(args), with_engines=False,
                                    tag='-small')
     try:
+        _warm(setup, args, seeded.targets['small'])
         rows += _poll_phases(setup, args, seeded, files, labels, wrk,
                              ('small', 'small paced'))
     finally:
@@ -356,6 +378,14 @@ def _reference(args: argparse.Namespace, workdir: str, name: str,
         setup.stop()
 
 
+def _warm(setup: stack.Setup, args: argparse.Namespace,
+          targets: list) -> None:
+    workers = args.workers if setup.name == 'production' else 1
+    seconds = phases.warm_caches(setup, targets, workers)
+    common.log(f'{setup.name}: {workers} API worker caches warmed up in '
+               f'{seconds:.0f}s')
+
+
 def _all_phases(setup: stack.Setup, name: str, db_url: str,
                 args: argparse.Namespace, seeded: seed.Seeded,
                 files: dict[str, str], labels: dict[str, str],
@@ -363,6 +393,8 @@ def _all_phases(setup: stack.Setup, name: str, db_url: str,
     """Polls, a signal burst, creations and idle memory on one setup,
     which is stopped afterwards."""
     try:
+        if polls or 'tenant-view' in args.phases:
+            _warm(setup, args, seeded.targets['main'])
         rows = _poll_phases(setup, args, seeded, files, labels, wrk, polls)
         if 'tenant-view' in args.phases:
             common.log(f'{name}: tenant metadata view')
@@ -392,7 +424,8 @@ def _embedded(args: argparse.Namespace, workdir: str, port: int,
               polls: tuple[str, ...]) -> list[phases.Row]:
     rows = []
     config = stack.service_config(workdir, 'embedded', sqlite_url, port,
-                                  None, args.pool_size)
+                                  None, args.pool_size,
+                                  args.metadata_cache_size)
     rows += _reference(args, workdir, 'embedded', seeded, files, wrk,
                        polls, threads=EMBEDDED_THREADS)
     common.log('starting the embedded default (swconfig-all)')
@@ -410,7 +443,8 @@ def _settings(args: argparse.Namespace) -> str:
             f'GET conditional), {args.duration:.0f}s per polling phase; '
             f'gunicorn {args.workers} gthread workers x {args.threads} '
             f'threads (at most {capped} connections each), {args.engines} '
-            f'engines, MariaDB + RabbitMQ; '
+            f'engines, MariaDB + RabbitMQ; [api] metadata_cache_size '
+            f'{args.metadata_cache_size:,}, warmed up before the polls; '
             f'tenant view at {args.tenant_concurrency} connections; '
             f'{args.signals} signals, {args.creations} creations')
 

@@ -29,8 +29,10 @@ from tests.fixtures import services
 
 
 def service_config(workdir: str, name: str, connection: str, port: int,
-                   transport_url: str | None, pool_size: int) -> str:
-    """The config file every process of one setup shares."""
+                   transport_url: str | None, pool_size: int,
+                   cache_size: int) -> str:
+    """The config file every process of one setup shares; each API worker
+    keeps ``cache_size`` documents in memory."""
     default = {
         'auth_strategy': 'noauth',
         'state_path': os.path.join(workdir, f'state-{name}'),
@@ -51,7 +53,8 @@ def service_config(workdir: str, name: str, connection: str, port: int,
                      'max_pool_size': pool_size, 'max_overflow': pool_size},
         'agent': {'signing_keys': common.SIGNING_KEY},
         'api': {'bind_host': common.HOST, 'bind_port': port,
-                'public_url': f'http://{common.HOST}:{port}'},
+                'public_url': f'http://{common.HOST}:{port}',
+                'metadata_cache_size': cache_size},
     })
 
 
@@ -128,6 +131,14 @@ class Setup:
 
     def api_processes(self) -> list[Process]:
         return [p for p in self.processes if not p.name.startswith('engine')]
+
+    def api_log_count(self, text: str) -> int:
+        """Lines of the API processes' logs holding ``text``."""
+        count = 0
+        for process in self.api_processes():
+            with open(process.log_path, errors='replace') as handle:
+                count += sum(text in line for line in handle)
+        return count
 
 
 def worker_connections(clients: int, workers: int, threads: int) -> int:

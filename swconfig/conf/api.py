@@ -97,8 +97,9 @@ opts = [
                     'worker keeps in memory for the agents\' polls, least '
                     'recently polled dropped first: a server that stops '
                     'polling falls out. Each entry costs about its '
-                    'document\'s size plus 1 KB (5,000 servers with 4.5 KB '
-                    'documents: about 28 MB per worker). Every worker '
+                    'document\'s size plus 1 KB of Python objects, more in '
+                    'resident memory (21,100 servers with 6.5 KB documents '
+                    'added about 200 MB to a worker). Every worker '
                     'serves every server, so size it to the servers that '
                     'poll this API, or polls beyond it read the database. '
                     '0 reads every poll from the database.'),
