@@ -64,6 +64,11 @@ PURGE_INTERVAL = 600.0
 RESTART_AFTER = RETENTION / 2
 #: Servers read per query while warming up.
 WARM_BATCH = 500
+#: Forks of this process so far: a forked worker warms up its own cache,
+#: told apart without a getpid() on every poll.
+_FORKS = [0]
+os.register_at_fork(after_in_child=lambda: _FORKS.__setitem__(
+    0, _FORKS[0] + 1))
 
 
 def http_date(value: Any) -> str:
@@ -109,9 +114,8 @@ class MetadataCache:
         self.freshness = freshness
         self._clock = clock
         self._warm = warm and size > 0
-        # The process that started warming up (a forked worker starts
-        # its own).
-        self._warming_pid: int | None = None
+        # ``_FORKS`` when warming up started (None: not yet).
+        self._warming_fork: int | None = None
         self._entries: collections.OrderedDict[str, Entry] = (
             collections.OrderedDict())
         self._lock = threading.Lock()  # the entries and the generation
@@ -146,7 +150,7 @@ class MetadataCache:
         if (self._clock() - self._checked_at >= self.freshness
                 or self._expirations != self._read_expirations):
             self._refresh()
-        if self._warm and self._warming_pid != os.getpid():
+        if self._warm and self._warming_fork != _FORKS[0]:
             self._start_warming()
         with self._lock:
             entry = self._entries.get(server_id)
@@ -196,9 +200,9 @@ class MetadataCache:
 
     def _start_warming(self) -> None:
         with self._lock:
-            if self._warming_pid == os.getpid():
+            if self._warming_fork == _FORKS[0]:
                 return
-            self._warming_pid = os.getpid()
+            self._warming_fork = _FORKS[0]
         threading.Thread(target=self._warm_and_log, daemon=True,
                          name='metadata-cache-warm').start()
 
