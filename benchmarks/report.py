@@ -8,6 +8,7 @@ import psutil
 
 from benchmarks import heat
 from benchmarks import phases
+from benchmarks import rpc_floor
 
 MB = 1024 * 1024
 README = os.path.join(os.path.dirname(__file__), 'README.rst')
@@ -123,6 +124,16 @@ def _against_heat(rows: list[phases.Row], create: phases.Row | None,
                     f'{create.server_cpu_us() / 1000:.1f} vs '
                     f'{row.server_cpu_us() * per_deployment / 1000:.1f} ms '
                     f'per creation', verdict])
+    floor = _find(rows, rpc_floor.SETUP, rpc_floor.PHASE)
+    if floor and alone and alone.result.rate:
+        figures = floor.extra
+        out.append([
+            'one engine RPC call with nothing behind it (a creation\'s floor)',
+            f'{figures["total_ms"]:.2f} ms server CPU (caller '
+            f'{figures["client_ms"]:.2f} + engine {figures["server_ms"]:.2f}'
+            f' + RabbitMQ {figures["broker_ms"]:.2f}), '
+            f'{floor.result.rate:.0f} calls/s; 3 x Heat 27 leaves '
+            f'{alone.server_cpu_us() / 3000:.2f} ms per creation', '-'])
     if view and heat_view and heat_view.result.rate:
         ratio = view.result.rate / heat_view.result.rate
         out.append(['tenant view vs Heat 27 (same run)',

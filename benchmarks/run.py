@@ -25,15 +25,18 @@ from benchmarks import loadgen
 from benchmarks import phases
 from benchmarks import reference
 from benchmarks import report
+from benchmarks import rpc_floor
 from benchmarks import seed
 from benchmarks import stack
 from tests.fixtures import processes
 
 LARGE_DB = 'swconfig_bench_large'
 SIGNAL_WARMUP = 128
+#: Calls of the RPC floor phase (a few seconds).
+RPC_CALLS = 4000
 SMALL_DB = 'swconfig_bench_small'
-PHASES = ('polls', 'tenant-view', 'signals', 'creation', 'heat-creation',
-          'heat-tenant-view')
+PHASES = ('polls', 'tenant-view', 'signals', 'creation', 'rpc-floor',
+          'heat-creation', 'heat-tenant-view')
 HEAT_PHASES = ('heat-creation', 'heat-tenant-view')
 HEAT_WARMUP = 64
 REFERENCE = report.REFERENCE
@@ -258,6 +261,9 @@ def run(args: argparse.Namespace) -> list[phases.Row]:
         if 'production' in setups:
             rows += _production(args, workdir, port, large_url, small_url,
                                 seeded, files, labels, wrk, polls)
+        if 'rpc-floor' in args.phases:
+            rows.append(rpc_floor.floor_row(common.RABBIT_URL, RPC_CALLS,
+                                            args.creation_concurrency))
         if 'embedded' in setups:
             rows += _embedded(args, workdir, port, sqlite_url, seeded,
                               files, labels, wrk, polls)
