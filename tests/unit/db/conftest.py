@@ -10,13 +10,17 @@ it into swconfig.db.api only for the duration of each test
 from empty tables.
 """
 
+import contextlib
+
 from oslo_db.sqlalchemy import enginefacade
 import pytest
 
+from swconfig.common import context as swconfig_context
 from swconfig.db import api as db_api
 from swconfig.db import migration
 from swconfig.db import models
 from swconfig.db import session
+from tests.fixtures import services
 from tests.unit.db import rows
 
 
@@ -64,3 +68,26 @@ def admin_ctx():
     return rows.context_for(rows.new_project(),
                             roles=('admin', 'member', 'reader'),
                             is_admin=True)
+
+
+@pytest.fixture
+def facade(request, tmp_path):
+    """An enginefacade on a fresh database of ``request.param`` (see
+    ``backends``), with swconfig's own per-backend connection settings,
+    patched into swconfig.db.api."""
+    with contextlib.ExitStack() as stack:
+        url = services.fresh_database(stack, request.param, tmp_path)
+        context = enginefacade.transaction_context()
+        context.configure(connection=url, sqlite_fk=True,
+                          mysql_sql_mode='TRADITIONAL')
+        context.append_on_engine_create(session._on_engine_create)
+        stack.callback(context.dispose_pool)
+        migration.upgrade('head', engine=context.writer.get_engine())
+        stack.callback(session.context_manager.patch_factory(context))
+        yield context
+
+
+@pytest.fixture
+def admin():
+    """The engine's own context (``ctx`` owns the rows)."""
+    return swconfig_context.get_admin_context()

@@ -5,15 +5,13 @@ it is fetched, and a push mark survives a change made while pushing."""
 from swconfig.common import states
 from swconfig.db import api as db_api
 from swconfig.engine import remote_signals
+from tests.unit.db import backends
 from tests.unit.db import rows
 from tests.unit.db.test_signal_claims import _INBOX
 from tests.unit.db.test_signal_claims import DONE
 from tests.unit.db.test_signal_claims import OUTPUTS
 from tests.unit.db.test_signal_claims import _deployment_row
 from tests.unit.db.test_signal_claims import _read
-from tests.unit.db.test_signal_claims import admin  # noqa: F401 - fixture
-from tests.unit.db.test_signal_claims import facade  # noqa: F401 - fixture
-from tests.unit.db.test_signal_claims import on_every_backend
 
 
 def _inbox(facade):  # noqa: F811
@@ -26,7 +24,7 @@ def _waiting(ctx, transport='TEMP_URL_SIGNAL'):
                                 signal_transport=transport)
 
 
-@on_every_backend
+@backends.on_every_backend
 def test_a_fetched_signal_is_stored_and_applied_once(
         facade, admin, ctx):  # noqa: F811
     deployment = _waiting(ctx)
@@ -41,7 +39,7 @@ def test_a_fetched_signal_is_stored_and_applied_once(
         states.COMPLETE)
 
 
-@on_every_backend
+@backends.on_every_backend
 def test_the_same_key_of_another_deployment_is_another_signal(
         facade, admin, ctx):  # noqa: F811
     first, second = _waiting(ctx), _waiting(ctx)
@@ -54,7 +52,7 @@ def test_the_same_key_of_another_deployment_is_another_signal(
     assert len(_inbox(facade)) == 2
 
 
-@on_every_backend
+@backends.on_every_backend
 def test_waiting_deployments_of_a_transport(facade, admin, ctx):  # noqa: F811
     swift_one = _waiting(ctx)
     zaqar_one = _waiting(ctx, 'ZAQAR_SIGNAL')
@@ -67,7 +65,7 @@ def test_waiting_deployments_of_a_transport(facade, admin, ctx):  # noqa: F811
                                                []) == []
 
 
-@on_every_backend
+@backends.on_every_backend
 def test_a_push_mark_survives_a_change_made_while_pushing(
         facade, admin, ctx):  # noqa: F811
     server_id = f'server-{rows.new_project()}'

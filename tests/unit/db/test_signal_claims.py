@@ -8,24 +8,19 @@ the real MariaDB and PostgreSQL, started if down, never skipped), migrated
 to head and patched into swconfig.db.api for the test's duration.
 """
 
-import contextlib
 import threading
 import time
 
-from oslo_db.sqlalchemy import enginefacade
 import pytest
 import sqlalchemy as sa
 
 from swconfig.common import context as swconfig_context
 from swconfig.db import api as db_api
-from swconfig.db import migration
 from swconfig.db import models
-from swconfig.db import session
 from swconfig.engine import signals
-from tests.fixtures import services
+from tests.unit.db import backends
 from tests.unit.db import rows
 
-BACKENDS = ('sqlite', 'mysql', 'postgresql')
 # SQLite has one writer at a time: a second engine's claim waits for the
 # first transaction instead of skipping its rows.
 ROW_LOCKING_BACKENDS = ('mysql', 'postgresql')
@@ -43,33 +38,8 @@ _INBOX = models.SignalInbox.__table__
 _DEPLOYMENT = models.SoftwareDeployment.__table__
 _EVENT = models.DeploymentEvent.__table__
 
-on_every_backend = pytest.mark.parametrize('facade', BACKENDS,
-                                           indirect=True)
 on_row_locking_backends = pytest.mark.parametrize(
     'facade', ROW_LOCKING_BACKENDS, indirect=True)
-
-
-@pytest.fixture
-def facade(request, tmp_path):
-    """An enginefacade on a fresh database of ``request.param``, with
-    swconfig's own per-backend connection settings, patched into
-    swconfig.db.api."""
-    with contextlib.ExitStack() as stack:
-        url = services.fresh_database(stack, request.param, tmp_path)
-        context = enginefacade.transaction_context()
-        context.configure(connection=url, sqlite_fk=True,
-                          mysql_sql_mode='TRADITIONAL')
-        context.append_on_engine_create(session._on_engine_create)
-        stack.callback(context.dispose_pool)
-        migration.upgrade('head', engine=context.writer.get_engine())
-        stack.callback(session.context_manager.patch_factory(context))
-        yield context
-
-
-@pytest.fixture
-def admin():
-    """The engine's own context (``ctx``, of conftest, owns the rows)."""
-    return swconfig_context.get_admin_context()
 
 
 def _deployment(ctx):
@@ -143,7 +113,7 @@ def _check(outcome):
 
 # -- one batch ----------------------------------------------------------------
 
-@on_every_backend
+@backends.on_every_backend
 def test_second_signal_of_a_batch_is_a_duplicate(facade, ctx, admin):
     """Both signals are finished in the one transaction; only the first
     is applied, and the second's event shows it saw the first's result."""
@@ -172,7 +142,7 @@ def test_second_signal_of_a_batch_is_a_duplicate(facade, ctx, admin):
          '(COMPLETE)')]
 
 
-@on_every_backend
+@backends.on_every_backend
 def test_stale_and_gone_signals_are_finished_unapplied(facade, ctx, admin):
     deployment_id = _deployment(ctx)
     stale = _signal(admin, deployment_id, revision=0)
@@ -192,7 +162,7 @@ def test_stale_and_gone_signals_are_finished_unapplied(facade, ctx, admin):
          '1)')]
 
 
-@on_every_backend
+@backends.on_every_backend
 def test_many_deployments_in_one_call(facade, ctx, admin):
     """Final signals, progress then final, and progress alone (a write
     of other columns) for many deployments: one call applies them all."""
@@ -228,7 +198,7 @@ def test_many_deployments_in_one_call(facade, ctx, admin):
         ('IN_PROGRESS', 'COMPLETE', 'Outputs received')]
 
 
-@on_every_backend
+@backends.on_every_backend
 def test_statements_do_not_grow_with_the_batch(facade, ctx, admin):
     """A batch of 30 takes as many statements as a batch of 3."""
     def statements(count):
@@ -250,7 +220,7 @@ def test_statements_do_not_grow_with_the_batch(facade, ctx, admin):
     assert statements(30) == statements(3)
 
 
-@on_every_backend
+@backends.on_every_backend
 def test_applying_the_same_signals_again_changes_nothing(facade, ctx,
                                                          admin):
     """Exactly once: a second pass finds every signal processed."""

@@ -12,15 +12,13 @@ from swconfig.common import states
 from swconfig.db import api as db_api
 from swconfig.db import models
 from swconfig.engine import signals
+from tests.unit.db import backends
 from tests.unit.db import rows
 from tests.unit.db.test_signal_claims import DONE
 from tests.unit.db.test_signal_claims import OUTPUTS
 from tests.unit.db.test_signal_claims import _deployment_row
 from tests.unit.db.test_signal_claims import _events
 from tests.unit.db.test_signal_claims import _inbox
-from tests.unit.db.test_signal_claims import admin  # noqa: F401 - fixture
-from tests.unit.db.test_signal_claims import facade  # noqa: F401 - fixture
-from tests.unit.db.test_signal_claims import on_every_backend
 
 _INBOX = models.SignalInbox.__table__
 
@@ -44,7 +42,7 @@ def _store(facade, deployment_id, received_at, revision=1):  # noqa: F811
             payload=DONE, received_at=received_at)).inserted_primary_key[0]
 
 
-@on_every_backend
+@backends.on_every_backend
 def test_a_signal_stored_by_the_deadline_beats_the_timeout(
         facade, admin, ctx):  # noqa: F811
     deployment_id, deadline = _expired(ctx, seconds_ago=30)
@@ -60,7 +58,7 @@ def test_a_signal_stored_by_the_deadline_beats_the_timeout(
     assert row['output_values']['result'] == 'ok'
 
 
-@on_every_backend
+@backends.on_every_backend
 def test_a_signal_stored_while_the_check_decides_still_wins(
         facade, admin, ctx):  # noqa: F811
     deployment_id, deadline = _expired(ctx, seconds_ago=30)
@@ -76,7 +74,7 @@ def test_a_signal_stored_while_the_check_decides_still_wins(
     assert signals.apply_batch([inbox_id]) == {inbox_id: states.COMPLETE}
 
 
-@on_every_backend
+@backends.on_every_backend
 def test_a_signal_after_the_deadline_does_not_save_it(
         facade, admin, ctx):  # noqa: F811
     deployment_id, deadline = _expired(ctx, seconds_ago=30)
@@ -98,7 +96,7 @@ def test_a_signal_after_the_deadline_does_not_save_it(
                                                  [late, stale]).values())
 
 
-@on_every_backend
+@backends.on_every_backend
 def test_the_deadline_is_acted_on_after_the_store_grace(
         facade, admin, ctx):  # noqa: F811
     just_passed, _ = _expired(ctx, seconds_ago=0.2)
@@ -110,7 +108,7 @@ def test_the_deadline_is_acted_on_after_the_store_grace(
     assert _deployment_row(facade, long_passed)['status'] == states.FAILED
 
 
-@on_every_backend
+@backends.on_every_backend
 def test_a_deployment_changed_since_the_read_is_not_failed(
         facade, admin, ctx):  # noqa: F811
     deployment_id, _ = _expired(ctx, seconds_ago=30)
