@@ -203,11 +203,21 @@ def _full_match(validator: Any, pattern: str, instance: Any,
 
 _Validator = validators.extend(validators.Draft202012Validator,
                                {'pattern': _full_match})
+#: One validator per schema (the schemas are module constants): building
+#: one per request cost more than validating a small body.
+_VALIDATORS: dict[int, tuple[dict, Any]] = {}
+
+
+def _validator(schema: dict) -> Any:
+    known = _VALIDATORS.get(id(schema))
+    if known is None or known[0] is not schema:
+        known = _VALIDATORS[id(schema)] = (schema, _Validator(schema))
+    return known[1]
 
 
 def validate(schema: dict, document: Any) -> None:
     """Raise InvalidParameterValue naming the first offending field."""
-    errors = sorted(_Validator(schema).iter_errors(document),
+    errors = sorted(_validator(schema).iter_errors(document),
                     key=lambda e: list(e.absolute_path))
     if errors:
         raise exception.InvalidParameterValue(reason=_message(errors[0]))
