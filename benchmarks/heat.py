@@ -249,12 +249,22 @@ def _derived(server_id: str, index: int) -> dict[str, Any]:
     return dict(_CONFIG, name=f'bench-created-{index}', inputs=inputs)
 
 
+#: What a Heat client sends per deployment: the deployment POST alone (a
+#: config made beforehand); a derived config POST and the deployment's;
+#: and what ``openstack software deployment create`` sends (it GETs the
+#: source config, POSTs the config it derives, then the deployment).
+SHAPES = {
+    'deployment': ('create deployments (deployment POST)', 1),
+    'config': ('create deployments (config + deployment POST)', 2),
+    'client': ('create deployments (config GET + config POST + '
+               'deployment POST, as the openstack CLI)', 3),
+}
+
+
 def create_deployments(heat: Heat, count: int, concurrency: int,
-                       time_limit: float, with_config: bool
-                       ) -> phases.Row:
-    """``count`` deployments to new servers: the deployment POST of a
-    config made beforehand, or (``with_config``) a derived config POST
-    and then the deployment's, as heatclient sends them."""
+                       time_limit: float, shape: str) -> phases.Row:
+    """``count`` deployments to new servers, each made with the requests
+    of ``SHAPES[shape]``."""
     config_id = heat.create_config()
     counter = itertools.count()
     base = f'/v1/{PROJECT}'
@@ -264,7 +274,10 @@ def create_deployments(heat: Heat, count: int, concurrency: int,
         for _ in range(count):
             index = next(counter)
             server_id = str(uuid.uuid4())  # Heat's column: 36 characters
-            if with_config:
+            if shape == 'client':
+                yield ('GET', f'{base}/software_configs/{config_id}', {},
+                       b'')
+            if shape in ('config', 'client'):
                 yield ('POST', f'{base}/software_configs', headers,
                        json.dumps(_derived(server_id, index)).encode())
             yield ('POST', f'{base}/software_deployments', headers,
@@ -275,10 +288,9 @@ def create_deployments(heat: Heat, count: int, concurrency: int,
     with stack.Monitor(heat.groups()) as monitor:
         result = loadgen.run_requests(heat.port, requests(), concurrency,
                                       time_limit, lambda s: s < 300)
-    phase = ('create deployments (config + deployment POST)'
-             if with_config else 'create deployments (deployment POST)')
+    phase, per_deployment = SHAPES[shape]
     return _row(heat, phase, result, monitor,
-                {'requests per deployment': 2 if with_config else 1})
+                {'requests per deployment': per_deployment})
 
 
 def seed_servers(heat: Heat, servers: int, per_server: int) -> list[str]:

@@ -100,18 +100,22 @@ def _against_heat(rows: list[phases.Row], create: phases.Row | None,
                   view: phases.Row | None) -> list[list[str]]:
     """swconfig against Heat 27 in the same run: creation per request
     (Heat's deployment POST of a config made beforehand), per deployment
-    as heatclient makes them (config + deployment POST), and the tenant
-    view; server CPU per creation beside the rates."""
+    as Heat's clients make them (``heat.SHAPES``), the floor one RPC call
+    puts under any creation, and the tenant view; server CPU per creation
+    beside the rates."""
     out = []
-    alone = _find(rows, heat.Heat.name, 'create deployments '
-                  '(deployment POST)')
-    pair = _find(rows, heat.Heat.name, 'create deployments '
-                 '(config + deployment POST)')
+    shapes = {shape: _find(rows, heat.Heat.name, phase)
+              for shape, (phase, _per) in heat.SHAPES.items()}
+    alone = shapes['deployment']
     heat_view = next((r for r in rows if r.setup == heat.Heat.name
                       and r.phase.startswith(phases.TENANT_VIEW)), None)
-    for name, row, per_deployment in (
-            ('deployment creation >= 3 x Heat 27 (same run)', alone, 1),
-            ('creation vs Heat 27 config + deployment POST', pair, 2)):
+    for name, shape in (
+            ('deployment creation >= 3 x Heat 27 (same run)', 'deployment'),
+            ('creation vs Heat 27 config + deployment POST', 'config'),
+            ('creation vs Heat 27 as the openstack CLI creates (config '
+             'GET + POST, deployment POST)', 'client')):
+        row = shapes[shape]
+        per_deployment = heat.SHAPES[shape][1]
         if not (create and row and row.result.rate):
             continue
         rate = row.result.rate / per_deployment

@@ -339,15 +339,13 @@ def _heat(args: argparse.Namespace, workdir: str, port: int,
             # database connections.
             heat.create_deployments(service, HEAT_WARMUP,
                                     args.creation_concurrency,
-                                    args.phase_time_limit, True)
-        for with_config in ((False, True) if 'heat-creation' in args.phases
-                            else ()):
-            common.log(f'Heat: creating deployments '
-                       f'({"config + " if with_config else ""}'
-                       f'deployment POST)')
+                                    args.phase_time_limit, 'client')
+        for shape in (heat.SHAPES if 'heat-creation' in args.phases
+                      else ()):
+            common.log(f'Heat: {heat.SHAPES[shape][0]}')
             rows.append(heat.create_deployments(
                 service, args.creations, args.creation_concurrency,
-                args.phase_time_limit, with_config))
+                args.phase_time_limit, shape))
         if 'heat-tenant-view' in args.phases:
             servers = min(args.servers, heat.TENANT_SERVERS)
             common.log(f'Heat: seeding {servers}x{args.deployments} '
