@@ -2,9 +2,32 @@
 MariaDB and PostgreSQL are started if down), with the ``facade`` fixture
 of ``conftest``: a fresh, migrated database per test."""
 
+import contextlib
+from typing import Any
+
+from oslo_db.sqlalchemy import enginefacade
 import pytest
+
+from swconfig.db import migration
+from swconfig.db import session
+from tests.fixtures import services
 
 BACKENDS = ('sqlite', 'mysql', 'postgresql')
 
 on_every_backend = pytest.mark.parametrize('facade', BACKENDS,
                                            indirect=True)
+
+
+def migrated_facade(stack: contextlib.ExitStack, backend: str,
+                    directory: Any) -> Any:
+    """An enginefacade on a fresh database of ``backend``, with swconfig's
+    own per-backend connection settings, migrated to head; gone when
+    ``stack`` closes."""
+    url = services.fresh_database(stack, backend, directory)
+    context = enginefacade.transaction_context()
+    context.configure(connection=url, sqlite_fk=True,
+                      mysql_sql_mode='TRADITIONAL')
+    context.append_on_engine_create(session._on_engine_create)
+    stack.callback(context.dispose_pool)
+    migration.upgrade('head', engine=context.writer.get_engine())
+    return context

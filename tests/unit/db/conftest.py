@@ -20,7 +20,7 @@ from swconfig.db import api as db_api
 from swconfig.db import migration
 from swconfig.db import models
 from swconfig.db import session
-from tests.fixtures import services
+from tests.unit.db import backends
 from tests.unit.db import rows
 
 
@@ -76,13 +76,7 @@ def facade(request, tmp_path):
     ``backends``), with swconfig's own per-backend connection settings,
     patched into swconfig.db.api."""
     with contextlib.ExitStack() as stack:
-        url = services.fresh_database(stack, request.param, tmp_path)
-        context = enginefacade.transaction_context()
-        context.configure(connection=url, sqlite_fk=True,
-                          mysql_sql_mode='TRADITIONAL')
-        context.append_on_engine_create(session._on_engine_create)
-        stack.callback(context.dispose_pool)
-        migration.upgrade('head', engine=context.writer.get_engine())
+        context = backends.migrated_facade(stack, request.param, tmp_path)
         stack.callback(session.context_manager.patch_factory(context))
         yield context
 

@@ -14,20 +14,16 @@ import contextlib
 import datetime
 import itertools
 
-from oslo_db.sqlalchemy import enginefacade
 import pytest
 import sqlalchemy as sa
 from sqlalchemy import orm
 
 from swconfig.common import context as swconfig_context
 from swconfig.db import api as db_api
-from swconfig.db import migration
 from swconfig.db import models
 from swconfig.db import purge
 from swconfig.db import session
-from tests.fixtures import services
-
-BACKENDS = ('sqlite', 'mysql', 'postgresql')
+from tests.unit.db import backends
 
 _CONFIG = models.SoftwareConfig.__table__
 _DEPLOYMENT = models.SoftwareDeployment.__table__
@@ -40,20 +36,13 @@ RECENT = CUTOFF + datetime.timedelta(hours=1)
 JUST_BEFORE = CUTOFF - datetime.timedelta(microseconds=1)
 
 
-@pytest.fixture(scope='module', params=BACKENDS)
+@pytest.fixture(scope='module', params=backends.BACKENDS)
 def facade(request, tmp_path_factory):
     """An enginefacade on a fresh database of each backend, with
     swconfig's own per-backend connection settings."""
     with contextlib.ExitStack() as stack:
-        url = services.fresh_database(
-            stack, request.param, tmp_path_factory.mktemp('purge'))
-        context = enginefacade.transaction_context()
-        context.configure(connection=url, sqlite_fk=True,
-                          mysql_sql_mode='TRADITIONAL')
-        context.append_on_engine_create(session._on_engine_create)
-        stack.callback(context.dispose_pool)
-        migration.upgrade('head', engine=context.writer.get_engine())
-        yield context
+        yield backends.migrated_facade(stack, request.param,
+                                       tmp_path_factory.mktemp('purge'))
 
 
 @pytest.fixture
