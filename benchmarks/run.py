@@ -455,8 +455,9 @@ def _settings(args: argparse.Namespace) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(sys.argv[1:] if argv is None else argv)
+    speed = common.python_speed()  # before any load
     rows = run(args)
-    text = report.render(rows, _labels(args), _settings(args))
+    text = report.render(rows, _labels(args), _settings(args), speed)
     print(text)
     if not args.no_readme:
         report.update_readme(text)
