@@ -411,8 +411,9 @@ def _deployment_paths() -> dict:
                                          'Only this server\'s.')]),
             'post': _op(
                 'createSoftwareDeployment', 'Deploy a config to a server.',
-                {**created, **_errors(400, 403, 404)},
+                {**created, **_errors(400, 403, 404, 422)},
                 'software_deployments',
+                parameters=[openapi_actions.IDEMPOTENCY_KEY],
                 requestBody=_body('SoftwareDeploymentCreate')),
         },
         urls.SERVER_METADATA: {

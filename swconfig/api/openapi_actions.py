@@ -46,8 +46,9 @@ IDEMPOTENCY_KEY = {
     'description': 'Makes retries safe: a request with a key already used '
                    'for the same request (within [engine] '
                    'idempotency_key_expiry, a day by default) returns the '
-                   'trigger deployment it made, without running it again; '
-                   'the same key with another request is 422.'}
+                   'deployment that request made, without making or '
+                   'running another; the same key with another request is '
+                   '422.'}
 
 
 def paths(openapi: Any) -> dict:

@@ -103,8 +103,11 @@ class Client:
     def _deployment(self, deployment_id: str, tail: str = '') -> str:
         return f'{DEPLOYMENTS}/{_quote(deployment_id)}{tail}'
 
-    def deployment_create(self, body: dict) -> dict:
-        return self.request('POST', DEPLOYMENTS, body)['software_deployment']
+    def deployment_create(self, body: dict,
+                          idempotency_key: str | None = None) -> dict:
+        return self.request('POST', DEPLOYMENTS, body,
+                            headers=_key_header(idempotency_key)
+                            )['software_deployment']
 
     def deployment_list(self, server_id: str | None = None) -> list[dict]:
         params = {'server_id': server_id} if server_id else None
@@ -138,11 +141,10 @@ class Client:
 
     def deployment_trigger(self, deployment_id: str, body: dict,
                            idempotency_key: str | None = None) -> dict:
-        headers = ({'Idempotency-Key': idempotency_key}
-                   if idempotency_key else None)
         return self.request('POST', self._deployment(deployment_id,
                                                      '/trigger'),
-                            body, headers=headers)['software_deployment']
+                            body, headers=_key_header(idempotency_key)
+                            )['software_deployment']
 
     def deployment_cancel(self, deployment_id: str) -> dict:
         return self.request('POST', self._deployment(
@@ -172,3 +174,8 @@ class Client:
     def agent_config(self, server_id: str) -> dict:
         return self.request('GET', f'{SERVERS}/{_quote(server_id)}'
                                    '/agent-config')
+
+
+def _key_header(idempotency_key: str | None) -> dict | None:
+    """The header that makes a creation or trigger safe to send again."""
+    return {'Idempotency-Key': idempotency_key} if idempotency_key else None

@@ -97,6 +97,11 @@ class CreateDeployment(DeploymentCommand):
             '--name', metavar='NAME',
             help="Name of the derived config, which orders the server's "
                  "deployments (default: the config's name)")
+        parser.add_argument(
+            '--idempotency-key', metavar='KEY',
+            help='Running the command again with the same key returns '
+                 'the deployment the first run made instead of a second '
+                 'one')
         _add_wait(parser)
         return parser
 
@@ -108,8 +113,8 @@ class CreateDeployment(DeploymentCommand):
         for key in ('action', 'timeout', 'name'):
             if getattr(parsed_args, key) is not None:
                 body[key] = getattr(parsed_args, key)
-        return self.show(self.app.client.deployment_create(body),
-                         parsed_args)
+        return self.show(self.app.client.deployment_create(
+            body, parsed_args.idempotency_key), parsed_args)
 
 
 class ListDeployments(lister.Lister):

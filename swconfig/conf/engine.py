@@ -34,11 +34,12 @@ opts = [
     cfg.IntOpt('idempotency_key_expiry',
                default=86400,
                min=60,
-               help='Seconds an Idempotency-Key of a trigger request is '
-                    'kept: within that time a retry with the same key '
-                    'returns the trigger deployment the first request '
-                    'made instead of running the action again. Expired '
-                    'keys are purged by the engines and may be reused.'),
+               help='Seconds an Idempotency-Key of a creation or trigger '
+                    'request is kept: within that time a retry with the '
+                    'same key returns the deployment the first request '
+                    'made instead of making another (or running the '
+                    'action again). Expired keys are purged by the '
+                    'engines and may be reused.'),
     cfg.IntOpt('delete_action_timeout',
                default=600,
                min=1,

@@ -20,10 +20,10 @@ from swconfig.common.context import RequestContext
 from swconfig.db import joins
 from swconfig.db import models
 from swconfig.db import session
+from swconfig.db.actions import request_key_add
+from swconfig.db.actions import request_key_get
+from swconfig.db.actions import request_key_purge
 from swconfig.db.actions import software_deployment_versions
-from swconfig.db.actions import trigger_request_add
-from swconfig.db.actions import trigger_request_get
-from swconfig.db.actions import trigger_request_purge
 from swconfig.db.agent_path import agent_server_changes
 from swconfig.db.agent_path import agent_server_changes_purge
 from swconfig.db.agent_path import agent_server_document
@@ -82,7 +82,7 @@ __all__ = [
     # purging what finished deployments leave behind
     'purge_finished',
     # deployment actions: idempotency keys of triggers, long polls
-    'trigger_request_get', 'trigger_request_add', 'trigger_request_purge',
+    'request_key_get', 'request_key_add', 'request_key_purge',
     'software_deployment_versions',
 ]
 

@@ -155,12 +155,16 @@ class ServerChange(Base):
     changed_at = sa.Column(types.timestamp(), nullable=False)
 
 
-class TriggerRequest(Base):
-    """An ``Idempotency-Key`` of a trigger request: a retry with the same
-    key (in the same project) gets the trigger deployment it made instead
-    of a second run. ``request_digest`` is the digest of what was asked,
-    so the same key with another request is refused. Rows past
-    ``expires_at`` are purged by the engines."""
+class RequestKey(Base):
+    """An ``Idempotency-Key`` of a request that made a deployment (a
+    trigger, or a creation): a retry with the same key (in the same
+    project) gets the deployment it made (``trigger_deployment_id``)
+    instead of a second one. ``deployment_id`` is the deployment the
+    request was about (the triggered one; for a creation the new one).
+    ``request_digest`` is the digest of what was asked, so the same key
+    with another request is refused. Rows past ``expires_at`` are purged
+    by the engines. The table keeps the name it had when only triggers
+    took keys."""
 
     __tablename__ = 'trigger_request'
     __table_args__ = (

@@ -14,9 +14,6 @@ when the action finishes (signal COMPLETE or FAILED, or the timeout
 deployment at once.
 """
 
-import datetime
-import hashlib
-import json
 
 from oslo_db import api as oslo_db_api
 from oslo_db import exception as db_exc
@@ -33,6 +30,7 @@ from swconfig.common.context import RequestContext
 from swconfig.conf import CONF
 from swconfig.db import api as db_api
 from swconfig.engine import deployments
+from swconfig.engine import idempotency
 from swconfig.engine import metadata
 
 LOG = log.getLogger(__name__)
@@ -165,12 +163,6 @@ def cancel(context: RequestContext, deployment_id: str) -> dict:
     return row
 
 
-def _digest(deployment_id: str, request: dict) -> str:
-    text = json.dumps({'deployment_id': deployment_id, **request},
-                      sort_keys=True, separators=(',', ':'))
-    return hashlib.sha256(text.encode('utf-8')).hexdigest()
-
-
 def trigger(context: RequestContext, deployment_id: str, request: dict,
             idempotency_key: str | None = None) -> dict:
     """A new server-derived deployment on the same server, from the same
@@ -207,18 +199,13 @@ def trigger(context: RequestContext, deployment_id: str, request: dict,
 def _trigger_once(context: RequestContext, deployment_id: str,
                   request: dict, key: str | None
                   ) -> tuple[dict, bool, bool]:
-    digest = _digest(deployment_id, request)
-    now = timeutils.utcnow()
+    request_digest = idempotency.digest({'deployment_id': deployment_id,
+                                         **request})
     with db_api.writer.using(context):
         original = db_api.software_deployment_get(context, deployment_id)
-        if key is not None:
-            known = db_api.trigger_request_get(context, key, now)
-            if known is not None:
-                if known['request_digest'] != digest:
-                    raise exception.IdempotencyKeyReused(key=key)
-                row = db_api.software_deployment_get(
-                    context, known['trigger_deployment_id'])
-                return row, False, True
+        made = idempotency.made_before(context, key, request_digest)
+        if made is not None:
+            return db_api.software_deployment_get(context, made), False, True
         _server_derived(original, 'be triggered')
         source = db_api.software_config_get(context,
                                             original['source_config_id'])
@@ -234,21 +221,17 @@ def _trigger_once(context: RequestContext, deployment_id: str,
                                   or original['signal_transport']),
                 name=f'{source["name"] or "config"}-{action}',
                 timeout=request.get('timeout')))
-        if key is not None:
-            db_api.trigger_request_add(context, {
-                'tenant': context.project_id, 'idempotency_key': key,
-                'deployment_id': deployment_id, 'request_digest': digest,
-                'trigger_deployment_id': row['id'], 'created_at': now,
-                'expires_at': now + datetime.timedelta(
-                    seconds=CONF.engine.idempotency_key_expiry)})
+        idempotency.remember(context, key, request_digest, deployment_id,
+                             row['id'])
     return row, True, rendered
 
 
 def purge_expired_keys() -> int:
     """The engines' periodic task: forget expired Idempotency-Keys."""
     admin = swconfig_context.get_admin_context()
-    removed = db_api.trigger_request_purge(admin, timeutils.utcnow())
+    removed = db_api.request_key_purge(admin, timeutils.utcnow())
     if removed:
-        LOG.info('Purged %d expired Idempotency-Key(s) of trigger requests',
+        LOG.info('Purged %d expired Idempotency-Key(s) of creations and '
+                 'triggers',
                  removed)
     return removed

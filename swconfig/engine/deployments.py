@@ -26,6 +26,7 @@ from swconfig.conf import CONF
 from swconfig.db import api as db_api
 from swconfig.engine import configs
 from swconfig.engine import deriving
+from swconfig.engine import idempotency
 from swconfig.engine import metadata
 from swconfig.engine import servers
 from swconfig.transports import base as transports_base
@@ -63,10 +64,17 @@ def _check_create(context: RequestContext,
 
 
 def create(context: RequestContext,
-           request: deployment_request.DeploymentRequest) -> dict:
+           request: deployment_request.DeploymentRequest,
+           idempotency_key: str | None = None) -> dict:
     """Create a deployment; a server-derived request has the engine derive
-    the config and issue the signal transport."""
-    row, rendered = _create_once(context, request)
+    the config and issue the signal transport. With an
+    ``idempotency_key`` already used for the same request, the deployment
+    that request made (nothing is created); used for another, 422."""
+    row, created, rendered = _create_once(context, request, idempotency_key)
+    if not created:
+        LOG.info('Creation with Idempotency-Key %s repeated: deployment '
+                 '%s, not created again', idempotency_key, row['id'])
+        return row
     LOG.info('Created deployment %(id)s of config %(config_id)s on server '
              '%(server_id)s (%(action)s %(status)s, transport '
              '%(signal_transport)s)', row)
@@ -75,17 +83,31 @@ def create(context: RequestContext,
     return row
 
 
-# Concurrent first deployments to one new server both insert its row:
-# the second meets the first's once it commits, and starts again.
+# Concurrent first deployments to one new server both insert its row, and
+# two requests with one new Idempotency-Key both store it: the second
+# meets the first's once it commits, and starts again.
 @oslo_db_api.wrap_db_retry(max_retries=CREATE_ATTEMPTS, retry_interval=0.05,
                            max_retry_interval=1, jitter=True,
                            retry_on_deadlock=True,
                            exception_checker=lambda exc: isinstance(
                                exc, db_exc.DBDuplicateEntry))
 def _create_once(context: RequestContext,
-                 request: deployment_request.DeploymentRequest
-                 ) -> tuple[dict, bool]:
-    return create_in_transaction(context, request)
+                 request: deployment_request.DeploymentRequest,
+                 key: str | None) -> tuple[dict, bool, bool]:
+    """The deployment, whether this call created it, and whether its
+    server's document was rendered in the transaction."""
+    if key is None:
+        row, rendered = create_in_transaction(context, request)
+        return row, True, rendered
+    request_digest = idempotency.digest({'create': request.to_dict()})
+    with db_api.writer.using(context):
+        made = idempotency.made_before(context, key, request_digest)
+        if made is not None:
+            return db_api.software_deployment_get(context, made), False, True
+        row, rendered = create_in_transaction(context, request)
+        idempotency.remember(context, key, request_digest, row['id'],
+                             row['id'])
+    return row, True, rendered
 
 
 def create_in_transaction(context: RequestContext,

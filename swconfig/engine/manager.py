@@ -101,10 +101,12 @@ class EngineManager:
     @expected
     def create_software_deployment(self, context: RequestContext,
                                    request: dict | None = None,
+                                   idempotency_key: str | None = None,
                                    **fields: Any) -> dict:
-        # ``fields``: the keyword arguments of RPC API 1.1 and 1.2.
+        # ``fields``: the keyword arguments of RPC API 1.1 and 1.2;
+        # ``idempotency_key`` since 1.6.
         return deployments.create(context, DeploymentRequest.from_dict(
-            request if request is not None else fields))
+            request if request is not None else fields), idempotency_key)
 
     @expected
     def update_software_deployment(self, context: RequestContext,

@@ -19,6 +19,8 @@ API version history:
           component's DELETE entry runs first (None when it is gone).
     1.5 - apply_signal: apply a stored signal and answer with what became
           of it (a GET of a client-derived TEMP_URL deployment).
+    1.6 - create_software_deployment takes an ``idempotency_key``; sent
+          (and 1.6 asked for) only when the client gave one.
 """
 
 import time
@@ -33,7 +35,7 @@ from swconfig.common import rpc
 from swconfig.common.context import RequestContext
 from swconfig.conf import CONF
 
-RPC_API_VERSION = '1.5'
+RPC_API_VERSION = '1.6'
 LOG = log.getLogger(__name__)
 AT_LEAST_ONCE = messaging.TransportOptions(at_least_once=True)
 
@@ -97,9 +99,14 @@ class EngineAPI:
 
     def create_software_deployment(
             self, context: RequestContext,
-            request: deployment_request.DeploymentRequest) -> dict:
-        return self._call(context, 'create_software_deployment', '1.3',
-                          request=request.to_dict())
+            request: deployment_request.DeploymentRequest,
+            idempotency_key: str | None = None) -> dict:
+        if idempotency_key is None:
+            return self._call(context, 'create_software_deployment', '1.3',
+                              request=request.to_dict())
+        return self._call(context, 'create_software_deployment', '1.6',
+                          request=request.to_dict(),
+                          idempotency_key=idempotency_key)
 
     def update_software_deployment(self, context: RequestContext,
                                    deployment_id: str,

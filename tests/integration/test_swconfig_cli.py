@@ -262,6 +262,23 @@ def test_deployment_and_server_commands(cli, service, project):
     assert cli('deployment', 'list', '-f', 'json').ok().json() == []
 
 
+def test_create_again_with_the_same_key_makes_no_second_deployment(
+        cli, service, project):
+    config = hello_config(cli)
+    server = f'server-{uuid.uuid4().hex[:8]}'
+    create = ('deployment', 'create', '--config', config['id'], '--server',
+              server, '--idempotency-key', 'run-1', '-f', 'json')
+    first = cli(*create).ok().json()
+    again = cli(*create).ok().json()
+    assert again == first
+    listed = cli('deployment', 'list', '--server', server, '-f',
+                 'json').ok().json()
+    assert [d['id'] for d in listed] == [first['id']]
+    one_line_error(cli('deployment', 'create', '--config', config['id'],
+                       '--server', f'{server}-b', '--idempotency-key',
+                       'run-1'), 422, 'run-1')
+
+
 def test_refused_requests_exit_1_with_one_line(cli, service, project):
     one_line_error(cli('config', 'show', 'nope'), 404,
                    'Software config with id nope not found')

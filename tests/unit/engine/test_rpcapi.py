@@ -240,9 +240,29 @@ def test_manager_builds_the_request_from_either_form(monkeypatch, context,
                                                      call):
     seen = []
     monkeypatch.setattr(deployments, 'create',
-                        lambda ctx, request: seen.append(request) or {})
+                        lambda ctx, request, key: seen.append(
+                            (request, key)) or {})
     call(manager.EngineManager(), context)
-    assert seen == [REQUEST]
+    assert seen == [(REQUEST, None)]
+
+
+def test_a_creation_with_an_idempotency_key_asks_for_1_6(client, context,
+                                                          monkeypatch):
+    """Without a key the call stays 1.3, so engines of the previous
+    release still take it; with one, the key reaches the engine."""
+    rpcapi.EngineAPI().create_software_deployment(context, REQUEST, 'k1')
+    client.prepare.assert_called_with(version='1.6',
+                                      transport_options=mock.ANY)
+    client.prepare.return_value.call.assert_called_once_with(
+        context, 'create_software_deployment', request=REQUEST.to_dict(),
+        idempotency_key='k1')
+    seen = []
+    monkeypatch.setattr(deployments, 'create',
+                        lambda ctx, request, key: seen.append(
+                            (request, key)) or {})
+    manager.EngineManager().create_software_deployment(
+        context, request=REQUEST.to_dict(), idempotency_key='k1')
+    assert seen == [(REQUEST, 'k1')]
 
 
 # -- every call is bounded (the message bus may be down) ---------------------

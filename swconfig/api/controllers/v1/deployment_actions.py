@@ -11,14 +11,11 @@ import pecan
 from swconfig.api import body
 from swconfig.api import views
 from swconfig.api.controllers.v1 import access
+from swconfig.api.controllers.v1 import params
 from swconfig.api.controllers.v1 import software_deployments as deployments
 from swconfig.api.schemas.v1 import software_deployments as schemas
 from swconfig.common import exception
 from swconfig.db import api as db_api
-
-#: The request header that makes a trigger safe to retry.
-IDEMPOTENCY_KEY = 'Idempotency-Key'
-MAX_KEY_LENGTH = 255
 
 
 @pecan.expose(content_type='application/json')
@@ -33,17 +30,6 @@ def run_action(deployment_id: str) -> str | None:
     return deployments.deployment_or_nothing(row, 200)
 
 
-def _idempotency_key() -> str | None:
-    key = pecan.request.headers.get(IDEMPOTENCY_KEY)
-    if key is None:
-        return None
-    if not key or len(key) > MAX_KEY_LENGTH or not key.isprintable():
-        raise exception.InvalidParameterValue(
-            reason=f'The {IDEMPOTENCY_KEY} header must be 1 to '
-                   f'{MAX_KEY_LENGTH} printable characters.')
-    return key
-
-
 @pecan.expose('json')
 def trigger(deployment_id: str) -> dict:
     """201 with the new trigger deployment; 200 with the same one when
@@ -53,7 +39,7 @@ def trigger(deployment_id: str) -> dict:
     request = {key: document.get(key)
                for key in schemas.TRIGGER['properties']}
     result = pecan.request.engine.trigger_deployment(
-        context, deployment_id, request, _idempotency_key())
+        context, deployment_id, request, params.idempotency_key())
     pecan.response.status = 201 if result['created'] else 200
     return {'software_deployment': views.deployment(
         result['software_deployment'])}

@@ -1,4 +1,5 @@
-"""Parsing query parameters, with Heat's messages for bad values."""
+"""Parsing query parameters (with Heat's messages for bad values) and
+the ``Idempotency-Key`` header."""
 
 import pecan
 
@@ -7,6 +8,9 @@ from swconfig.common import exception
 # Larger limits mean "everything"; the cap keeps the value inside every
 # database's LIMIT range.
 MAX_LIMIT = 2 ** 31 - 1
+#: The request header that makes a creation or a trigger safe to retry.
+IDEMPOTENCY_KEY = 'Idempotency-Key'
+MAX_KEY_LENGTH = 255
 
 
 def non_negative_int(name: str, value: str | None) -> int | None:
@@ -38,3 +42,15 @@ def get(name: str) -> str | None:
     """The query parameter ``name``; when repeated, the last one wins (as
     in Heat), so a list never reaches the code below."""
     return pecan.request.GET.get(name)
+
+
+def idempotency_key() -> str | None:
+    """The request's ``Idempotency-Key`` (None without one)."""
+    key = pecan.request.headers.get(IDEMPOTENCY_KEY)
+    if key is None:
+        return None
+    if not key or len(key) > MAX_KEY_LENGTH or not key.isprintable():
+        raise exception.InvalidParameterValue(
+            reason=f'The {IDEMPOTENCY_KEY} header must be 1 to '
+                   f'{MAX_KEY_LENGTH} printable characters.')
+    return key

@@ -55,7 +55,8 @@ def create() -> dict:
     context = access.authorize('software_deployments:create')
     document = body.load(pecan.request, schemas.CREATE)
     request = deployment_request.DeploymentRequest.from_dict(document)
-    row = pecan.request.engine.create_software_deployment(context, request)
+    row = pecan.request.engine.create_software_deployment(
+        context, request, params.idempotency_key())
     return {'software_deployment': views.deployment(row)}
 
 

@@ -1,0 +1,51 @@
+"""Idempotency-Keys of creations and triggers: per project, expiring,
+purged."""
+
+import datetime
+
+from oslo_db import exception as db_exc
+import pytest
+
+NOW = datetime.datetime(2030, 6, 1, 12, 0, 0, 500000)
+DAY = datetime.timedelta(days=1)
+
+
+def _key(ctx, key='k-1', expires_at=NOW + DAY, trigger='t-1'):
+    return {'tenant': ctx.project_id, 'idempotency_key': key,
+            'deployment_id': 'd-1', 'request_digest': 'a' * 64,
+            'trigger_deployment_id': trigger, 'created_at': NOW - DAY,
+            'expires_at': expires_at}
+
+
+def test_a_live_key_is_found_in_its_project_only(db, ctx, other_ctx):
+    db.request_key_add(ctx, _key(ctx))
+    found = db.request_key_get(ctx, 'k-1', NOW)
+    assert found['trigger_deployment_id'] == 't-1'
+    assert db.request_key_get(other_ctx, 'k-1', NOW) is None
+    # Another project may use the same key for its own trigger.
+    db.request_key_add(other_ctx, _key(other_ctx, trigger='t-2'))
+    assert db.request_key_get(other_ctx, 'k-1', NOW)[
+        'trigger_deployment_id'] == 't-2'
+
+
+def test_the_same_key_twice_is_a_duplicate(db, ctx):
+    db.request_key_add(ctx, _key(ctx))
+    with pytest.raises(db_exc.DBDuplicateEntry):
+        db.request_key_add(ctx, _key(ctx, trigger='t-2'))
+
+
+def test_an_expired_key_is_forgotten_and_can_be_used_again(db, ctx):
+    db.request_key_add(ctx, _key(ctx, expires_at=NOW))
+    assert db.request_key_get(ctx, 'k-1', NOW) is None
+    db.request_key_add(ctx, _key(ctx, trigger='t-2'))
+    assert db.request_key_get(ctx, 'k-1', NOW)[
+        'trigger_deployment_id'] == 't-2'
+
+
+def test_purge_removes_expired_keys_only(db, ctx, admin_ctx):
+    db.request_key_add(ctx, _key(ctx, 'old', expires_at=NOW - DAY))
+    db.request_key_add(ctx, _key(ctx, 'live'))
+    assert db.request_key_purge(admin_ctx, NOW) == 1
+    assert db.request_key_purge(admin_ctx, NOW) == 0
+    assert db.request_key_get(ctx, 'live', NOW) is not None
+    assert db.request_key_get(ctx, 'old', NOW - 2 * DAY) is None
