@@ -34,7 +34,6 @@ def log(message: str) -> None:
           flush=True)
 
 
-
 def python_speed(rounds: int = 3) -> float:
     """Seconds this machine's Python takes for 10 million additions, the
     best of ``rounds``: a gauge for comparing runs on machines (or

@@ -18,7 +18,6 @@ import json
 import os
 import subprocess
 import sys
-import time
 from typing import Any
 
 import oslo_messaging as messaging
@@ -27,6 +26,7 @@ import psutil
 from benchmarks import common
 from benchmarks import loadgen
 from benchmarks import phases
+from benchmarks import stack
 
 TOPIC = 'swconfig-rpc-floor'
 #: About a created deployment's answer, as the engine returns it.
@@ -53,7 +53,6 @@ def _init(url: str) -> None:
     from swconfig.conf import CONF
     CONF([], project='swconfig')
     rpc.init(CONF, default_url=url)
-    CONF.set_override('transport_url', url)
 
 
 def serve(url: str, threads: int) -> None:
@@ -70,18 +69,6 @@ def serve(url: str, threads: int) -> None:
     sys.stdin.read()
     server.stop()
     server.wait()
-
-
-def _cpu(process: psutil.Process) -> float:
-    times = process.cpu_times()
-    return times.user + times.system
-
-
-def _broker() -> psutil.Process | None:
-    for process in psutil.process_iter(['name']):
-        if process.info['name'] == 'beam.smp':
-            return process
-    return None
 
 
 def measure(url: str, calls: int, concurrency: int) -> dict[str, float]:
@@ -108,27 +95,23 @@ def measure(url: str, calls: int, concurrency: int) -> dict[str, float]:
         def call(_index: int) -> None:
             client.call(context, 'create', request=request)
 
+        broker = stack.external_processes()['rabbitmq']
+        groups = {'caller': [psutil.Process(os.getpid())],
+                  'server': [psutil.Process(server.pid)], 'broker': broker}
         with futures.ThreadPoolExecutor(concurrency) as pool:
             list(pool.map(call, range(concurrency * 20)))  # warm-up
-            me = psutil.Process(os.getpid())
-            them = psutil.Process(server.pid)
-            broker = _broker()
-            before = (_cpu(me), _cpu(them), _cpu(broker) if broker else 0.0)
-            started = time.monotonic()
-            list(pool.map(call, range(calls)))
-            wall = time.monotonic() - started
-            after = (_cpu(me), _cpu(them), _cpu(broker) if broker else 0.0)
+            with stack.Monitor(groups) as monitor:
+                list(pool.map(call, range(calls)))
     finally:
         server.stdin.close()
         server.wait(timeout=30)
     client_ms, server_ms, broker_ms = (
-        (end - start) * 1000 / calls
-        for start, end in zip(before, after, strict=True))
-    return {'calls': calls, 'seconds': wall,
-            'calls_per_s': calls / wall, 'client_ms': client_ms,
+        monitor.cpu(group) * 1000 / calls for group in groups)
+    return {'calls': calls, 'seconds': monitor.wall,
+            'calls_per_s': calls / monitor.wall, 'client_ms': client_ms,
             'server_ms': server_ms, 'broker_ms': broker_ms,
             'total_ms': client_ms + server_ms + broker_ms,
-            'broker_seen': broker is not None}
+            'broker_seen': bool(broker)}
 
 
 def floor_row(url: str, calls: int, concurrency: int) -> phases.Row:

@@ -24,7 +24,7 @@ PURGE_BATCH = 1000
 
 @writer
 def request_key_get(context: RequestContext, key: str,
-                        now: datetime.datetime) -> dict | None:
+                    now: datetime.datetime) -> dict | None:
     """The live row of ``key`` in the caller's project, or None. An
     expired row still there (not purged yet) is removed, so the key can
     be used again."""
@@ -49,7 +49,7 @@ def request_key_add(context: RequestContext, values: dict) -> None:
 
 @writer
 def request_key_purge(context: RequestContext,
-                          now: datetime.datetime) -> int:
+                      now: datetime.datetime) -> int:
     """Remove up to PURGE_BATCH expired keys; returns how many."""
     connection = context.session.connection()
     ids = connection.scalars(

@@ -14,7 +14,6 @@ when the action finishes (signal COMPLETE or FAILED, or the timeout
 deployment at once.
 """
 
-
 from oslo_db import api as oslo_db_api
 from oslo_db import exception as db_exc
 from oslo_log import log
@@ -232,6 +231,5 @@ def purge_expired_keys() -> int:
     removed = db_api.request_key_purge(admin, timeutils.utcnow())
     if removed:
         LOG.info('Purged %d expired Idempotency-Key(s) of creations and '
-                 'triggers',
-                 removed)
+                 'triggers', removed)
     return removed
