@@ -90,8 +90,9 @@ class CreateDeployment(DeploymentCommand):
                             help='The action to run (default: CREATE)')
         parser.add_argument(
             '--signal-transport', default='default', metavar='TRANSPORT',
-            help="How the agent reports: HEAT_SIGNAL, NO_SIGNAL, ... "
-                 "(default: the operator's default)")
+            help="How the agent reports: the name of a signal transport "
+                 "the service offers (a 400 lists them), or 'default' for "
+                 "the operator's default (the default)")
         _add_timeout(parser)
         parser.add_argument(
             '--name', metavar='NAME',

@@ -36,11 +36,28 @@ def parse_args(argv: list[str], default_config_files: list[str] | None = None,
         db_options.set_defaults(conf, connection=sqlite_url(conf.state_path))
 
 
+def _namespace_opts(*names: str) -> list:
+    """The options the ``oslo.config.opts`` entry points called ``names``
+    list: the transports' and the libraries' (whose modules the
+    configuration layer cannot import itself)."""
+    listed = []
+    for entry_point in metadata.entry_points(group='oslo.config.opts'):
+        if entry_point.name in names:
+            listed.extend(entry_point.load()())
+    return listed
+
+
+def _swconfig_opts() -> list:
+    """swconfig's own options and those of its installed transports."""
+    return [*swconfig_opts.list_opts(),
+            *_namespace_opts(swconfig_opts.TRANSPORT_NAMESPACE)]
+
+
 def help_epilog() -> str:
     """The end of ``--help``: the command line has only the logging flags,
     so name the configuration file's sections and options too."""
     sections = []
-    for group, group_opts in swconfig_opts.list_opts():
+    for group, group_opts in _swconfig_opts():
         name = getattr(group, 'name', group)
         if name == 'database':
             sections.append('[database] connection and the other oslo.db '
@@ -58,8 +75,9 @@ def help_epilog() -> str:
             '[oslo_policy]. Each option is described in the sample '
             'configuration, etc/swconfig/swconfig.conf.sample in the '
             'source tree, or: oslo-config-generator --namespace '
-            + ' --namespace '.join(('swconfig',) +
-                                   swconfig_opts.LIBRARY_NAMESPACES))
+            + ' --namespace '.join(('swconfig',
+                                    swconfig_opts.TRANSPORT_NAMESPACE,
+                                    *swconfig_opts.LIBRARY_NAMESPACES)))
 
 
 def sqlite_url(state_path: str) -> str:
@@ -120,10 +138,8 @@ def _known_options(conf: cfg.ConfigOpts) -> dict[str, set[str]]:
     """{group: option names}: what is registered now and what swconfig's
     libraries register later (the sample configuration's namespaces)."""
     known = _registered(conf)
-    listed = list(swconfig_opts.list_opts())
-    for entry_point in metadata.entry_points(group='oslo.config.opts'):
-        if entry_point.name in swconfig_opts.LIBRARY_NAMESPACES:
-            listed.extend(entry_point.load()())
+    listed = [*_swconfig_opts(),
+              *_namespace_opts(*swconfig_opts.LIBRARY_NAMESPACES)]
     for group, group_opts in listed:
         name = getattr(group, 'name', group) or 'DEFAULT'
         _add_opts(known, name, group_opts)

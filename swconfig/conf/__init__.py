@@ -9,8 +9,6 @@ from swconfig.conf import database
 from swconfig.conf import default
 from swconfig.conf import engine
 from swconfig.conf import middleware
-from swconfig.conf import swift
-from swconfig.conf import zaqar
 
 CONF = cfg.CONF
 
@@ -21,5 +19,3 @@ coordination.register_opts(CONF)
 database.register_opts(CONF)
 engine.register_opts(CONF)
 middleware.register_opts(CONF)
-swift.register_opts(CONF)
-zaqar.register_opts(CONF)

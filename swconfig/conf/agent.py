@@ -6,47 +6,26 @@
 
 from oslo_config import cfg
 
-SIGNAL_TRANSPORTS = ('HEAT_SIGNAL', 'TEMP_URL_SIGNAL', 'ZAQAR_SIGNAL',
-                     'NO_SIGNAL')
-CONFIG_TRANSPORTS = ('POLL_SERVER_URL', 'POLL_TEMP_URL', 'ZAQAR_MESSAGE')
-
 default_opts = [
     cfg.StrOpt('default_deployment_signal_transport',
                default='HEAT_SIGNAL',
-               choices=[('HEAT_SIGNAL', 'The agent PUTs its signal to a '
-                                        'signed URL on swconfig.'),
-                        ('TEMP_URL_SIGNAL', 'The agent PUTs its signal to '
-                                            'a Swift TempURL in '
-                                            'swconfig\'s account ([swift]); '
-                                            'the engines poll for it.'),
-                        ('ZAQAR_SIGNAL', 'The agent posts its signal to a '
-                                         'Zaqar queue of the deployment '
-                                         '([zaqar]); the engines consume '
-                                         'it.'),
-                        ('NO_SIGNAL', 'No signal: the deployment is '
-                                      'COMPLETE as soon as it is created.')],
                help='Signal transport used when a deployment asks for '
-                    '"default" (server-side derivation). A transport whose '
-                    'option group is not configured refuses to start.'),
+                    '"default" (server-side derivation): the name of an '
+                    'installed transport (an entry point of the '
+                    'swconfig.transports namespace; the transports '
+                    'documentation describes those swconfig ships). A name '
+                    'that is not installed, or whose option group is not '
+                    'configured, stops the service at start-up.'),
     cfg.StrOpt('default_software_config_transport',
                default='POLL_SERVER_URL',
-               choices=[('POLL_SERVER_URL', 'Agents poll a per-server '
-                                            'signed metadata URL on '
-                                            'swconfig (os-collect-config\'s '
-                                            'request collector).'),
-                        ('POLL_TEMP_URL', 'The engines PUT each server\'s '
-                                          'document to a Swift object '
-                                          '([swift]) whenever it changes; '
-                                          'agents poll its TempURL (the '
-                                          'request collector).'),
-                        ('ZAQAR_MESSAGE', 'The engines post each server\'s '
-                                          'document to a Zaqar queue of the '
-                                          'server ([zaqar]) whenever it '
-                                          'changes (the zaqar collector).')],
                help='How the agents of newly registered servers learn '
-                    'their deployments. A server keeps the transport it '
-                    'was registered with, so changing this does not break '
-                    'agents already configured.'),
+                    'their deployments: the name of an installed metadata '
+                    'transport (an entry point of the '
+                    'swconfig.metadata_transports namespace), checked at '
+                    'start-up like default_deployment_signal_transport. A '
+                    'server keeps the transport it was registered with, so '
+                    'changing this does not break agents already '
+                    'configured.'),
     cfg.IntOpt('default_deployment_timeout',
                default=3600,
                min=0,
@@ -92,8 +71,8 @@ agent_opts = [
                  default=1.0,
                  min=0.1,
                  help='Seconds between an engine\'s checks for documents '
-                      'to push to servers that poll Swift (POLL_TEMP_URL) '
-                      'or Zaqar (ZAQAR_MESSAGE): a change reaches their '
+                      'to push to servers whose metadata transport pushes '
+                      'them (to Swift or Zaqar): a change reaches their '
                       'agents within about this.'),
     cfg.IntOpt('timeout_check_interval',
                default=10,

@@ -4,8 +4,6 @@ import os
 
 from oslo_config import cfg
 
-AUTH_STRATEGIES = ('noauth', 'keystone')
-
 opts = [
     cfg.StrOpt('auth_strategy',
                default='keystone',

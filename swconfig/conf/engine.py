@@ -40,6 +40,12 @@ opts = [
                     'made instead of making another (or running the '
                     'action again). Expired keys are purged by the '
                     'engines and may be reused.'),
+    cfg.IntOpt('idempotency_key_purge_interval',
+               default=3600,
+               min=60,
+               help='Seconds between an engine\'s purges of expired '
+                    'Idempotency-Keys (each removes a bounded batch, so a '
+                    'purge never holds the database for long).'),
     cfg.IntOpt('delete_action_timeout',
                default=600,
                min=1,

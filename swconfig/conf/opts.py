@@ -7,12 +7,13 @@ from swconfig.conf import database
 from swconfig.conf import default
 from swconfig.conf import engine
 from swconfig.conf import middleware
-from swconfig.conf import swift
-from swconfig.conf import zaqar
 
 #: The libraries whose options go into swconfig's sample configuration
 #: (etc/swconfig/swconfig-config-generator.conf): they are read from the
 #: same files, so start-up knows their names too.
+#: The namespace each installed transport lists its own options under
+#: (``swconfig.transports.list_opts``); read like the libraries'.
+TRANSPORT_NAMESPACE = 'swconfig.transports'
 LIBRARY_NAMESPACES = (
     'oslo.log',
     'oslo.messaging',
@@ -32,6 +33,4 @@ def list_opts() -> list:
         (coordination.group, coordination.opts),
         *database.list_opts(),
         *middleware.list_opts(),
-        (swift.group, swift.opts),
-        *zaqar.list_opts(),
     ]

@@ -100,8 +100,6 @@ class Coordinator:
         self._took_everything = False
         self._stop: threading.Event | None = None
         self._thread: threading.Thread | None = None
-        # Each caller's thread remembers the members it last saw.
-        self._seen = threading.local()
 
     # -- life cycle ----------------------------------------------------------
 
@@ -154,14 +152,6 @@ class Coordinator:
     def members(self) -> list[str]:
         """The engines sharing the work, as far as this one knows."""
         return list(self._current())
-
-    def refresh(self) -> bool:
-        """Whether the members sharing the work changed since this thread
-        last asked (the heartbeat thread keeps them up to date)."""
-        current = self._current()
-        before = getattr(self._seen, 'members', current)
-        self._seen.members = current
-        return current != before
 
     def owns(self, key: str) -> bool:
         """Whether this engine is the owner of ``key`` among the live

@@ -1,48 +1,46 @@
-"""Pushing documents to servers that poll Swift or Zaqar.
+# Licensed under the Apache License, Version 2.0 (the "License"); you may
+# not use this file except in compliance with the License. You may obtain
+# a copy of the License at
+#
+#      http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+# WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+# License for the specific language governing permissions and limitations
+# under the License.
 
-A render of a POLL_TEMP_URL or ZAQAR_MESSAGE server marks it
-(``push_pending``, in the render's transaction); an engine pushes the
-document it then reads and clears the mark only if the document did not
-change meanwhile, so the last document is always pushed, by whichever
-engine owns the server (``coordination``), even after a crash or an
-outage of Swift or Zaqar.
+"""Pushing documents to servers whose metadata transport pushes them.
+
+A render of such a server marks it (``push_pending``, in the render's
+transaction); an engine pushes the document it then reads and clears the
+mark only if the document did not change meanwhile, so the last document
+is always pushed, by whichever engine owns the server (the ``periodics``
+task), even after a crash or an outage of the transport's service.
 """
+
+from collections.abc import Iterator
 
 from oslo_log import log
 
 from swconfig import transports
 from swconfig.common import context as swconfig_context
-from swconfig.conf import CONF
 from swconfig.db import api as db_api
-from swconfig.engine import background
-from swconfig.engine import coordination
 
 LOG = log.getLogger(__name__)
 PAGE = 200
 
 
-class DocumentPusher(background.Worker):
-    name = 'document-push'
-
-    def interval(self) -> float:
-        return CONF.agent.document_push_interval
-
-    def max_interval(self) -> float:
-        return 60.0
-
-    def run_once(self) -> None:
-        coordinator = coordination.get()
-        coordinator.refresh()
-        admin = swconfig_context.get_admin_context()
-        after = ''
-        while True:
-            page = db_api.server_push_pending(admin, PAGE, after=after)
-            for server in page:
-                if coordinator.owns(server['id']):
-                    push(server)
-            if len(page) < PAGE:
-                return
-            after = page[-1]['id']
+def pending_servers() -> Iterator[dict]:
+    """Every server marked for a push, a page at a time."""
+    admin = swconfig_context.get_admin_context()
+    after = ''
+    while True:
+        page = db_api.server_push_pending(admin, PAGE, after=after)
+        yield from page
+        if len(page) < PAGE:
+            return
+        after = page[-1]['id']
 
 
 def push(server: dict) -> None:

@@ -1,3 +1,15 @@
+# Licensed under the Apache License, Version 2.0 (the "License"); you may
+# not use this file except in compliance with the License. You may obtain
+# a copy of the License at
+#
+#      http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+# WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+# License for the specific language governing permissions and limitations
+# under the License.
+
 """The engine service: an RPC server on the engine topic."""
 
 import socket
@@ -12,33 +24,15 @@ from swconfig import transports
 from swconfig.common import rpc
 from swconfig.common import signing
 from swconfig.conf import CONF
-from swconfig.engine import actions
-from swconfig.engine import background
 from swconfig.engine import coordination
-from swconfig.engine import document_push
 from swconfig.engine import manager
-from swconfig.engine import signals
-from swconfig.engine import swift_signals
-from swconfig.engine import zaqar_signals
+from swconfig.engine import periodics
 
 LOG = log.getLogger(__name__)
 
 #: Seconds start() waits for the message bus before going on without it
 #: (swconfig-all then still starts its API, which answers writes 503).
 _BUS_WAIT = 3
-#: Seconds between purges of expired Idempotency-Keys (each removes a
-#: bounded batch; keys live a day by default, so hourly is plenty).
-KEY_PURGE_INTERVAL = 3600
-
-
-def _periodic(task: Any) -> Any:
-    """A periodic task that logs its failures and keeps running."""
-    def run() -> None:
-        try:
-            task()
-        except Exception:
-            LOG.exception('Periodic task %s failed', task.__name__)
-    return run
 
 
 def check_config() -> None:
@@ -52,21 +46,6 @@ def check_config() -> None:
     signing.keyring()
 
 
-def background_workers() -> list[background.Worker]:
-    """The background work this configuration needs: the pollers of the
-    signal transports it configures, and document pushes when a metadata
-    transport that pushes is configured."""
-    workers: list[background.Worker] = []
-    available = transports.available()
-    if 'TEMP_URL_SIGNAL' in available:
-        workers.append(swift_signals.SwiftSignalPoller())
-    if 'ZAQAR_SIGNAL' in available:
-        workers.append(zaqar_signals.ZaqarSignalConsumer())
-    if transports.pushing_metadata_available():
-        workers.append(document_push.DocumentPusher())
-    return workers
-
-
 class EngineService(service.Service):
     """Serves EngineAPI calls; several engines may share the topic."""
 
@@ -76,7 +55,7 @@ class EngineService(service.Service):
         self.manager = manager.EngineManager()
         self._server: Any = None
         self._listening = threading.Event()
-        self._workers: background.Runner | None = None
+        self._periodics: periodics.Runner | None = None
 
     def start(self) -> None:
         super().start()
@@ -97,18 +76,10 @@ class EngineService(service.Service):
             LOG.warning('Message bus not reachable yet: engine %s keeps '
                         'trying and serves topic %s once it is', self.host,
                         CONF.engine.topic)
-        self.tg.add_timer_args(CONF.agent.signal_sweep_interval,
-                               _periodic(signals.sweep),
-                               stop_on_exception=False)
-        self.tg.add_timer_args(CONF.agent.timeout_check_interval,
-                               _periodic(signals.fail_timed_out),
-                               stop_on_exception=False)
-        self.tg.add_timer_args(KEY_PURGE_INTERVAL,
-                               _periodic(actions.purge_expired_keys),
-                               stop_on_exception=False)
-        coordination.get().start()
-        self._workers = background.Runner(background_workers())
-        self._workers.start()
+        coordinator = coordination.get()
+        coordinator.start()
+        self._periodics = periodics.Runner(periodics.table(), coordinator)
+        self._periodics.start()
 
     def _start_server(self, server: Any) -> None:
         try:
@@ -122,9 +93,9 @@ class EngineService(service.Service):
                  CONF.engine.topic)
 
     def stop(self, graceful: bool = True) -> None:
-        if self._workers is not None:
-            self._workers.stop()
-            self._workers = None
+        if self._periodics is not None:
+            self._periodics.stop()
+            self._periodics = None
         # Leaving the group hands this engine's items over at once.
         coordination.get().stop()
         if self._server is not None:

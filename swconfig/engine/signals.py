@@ -23,8 +23,8 @@ from swconfig.common import exception
 from swconfig.common import states
 from swconfig.db import api as db_api
 from swconfig.engine import actions
-from swconfig.engine import coordination
 from swconfig.engine import metadata
+from swconfig.transports import base as transports_base
 
 LOG = log.getLogger(__name__)
 
@@ -344,38 +344,58 @@ def sweep() -> int:
     return len(pending)
 
 
-def fail_timed_out() -> int:
-    """FAILED, with a clear reason, for deployments past their timeout.
+def timed_out() -> list[dict]:
+    """Deployments past their timeout (a bounded batch).
 
     A signal stored by the deadline wins, whatever happens after: such a
     deployment is left to the signal (applied by a cast or the sweep),
     and the deadline is only acted on ``SIGNAL_STORE_GRACE_SECONDS``
     after it passed, the time an API server may take between stamping a
-    signal and committing it. Each live engine handles the deployments
-    it owns (``coordination``); the write is conditional anyway.
+    signal and committing it.
     """
-    admin = swconfig_context.get_admin_context()
     passed = timeutils.utcnow() - datetime.timedelta(
         seconds=SIGNAL_STORE_GRACE_SECONDS)
-    expired = db_api.software_deployment_timed_out(admin, passed,
-                                                   SWEEP_BATCH)
-    failed = 0
-    coordinator = coordination.get()
-    for deployment in expired:
-        if not coordinator.owns(deployment['id']):
-            continue  # another live engine's
-        seconds = round((deployment['timeout_at']
-                         - deployment['created_at']).total_seconds())
-        reason = (f'Deployment timed out: no signal within {seconds} '
-                  f'seconds')
-        if not db_api.software_deployment_time_out(
-                admin, deployment['id'], deployment['version'], reason):
-            continue  # a signal, or a user, got there first
-        failed += 1
-        LOG.warning('Deployment %s on server %s: %s', deployment['id'],
-                    deployment['server_id'], reason)
-        metadata.render(deployment['server_id'])
-        if (deployment['action'] == states.DELETE
-                and deployment['source_config_id'] is not None):
-            actions.finish_deletes([deployment['id']])
-    return failed
+    return db_api.software_deployment_timed_out(
+        swconfig_context.get_admin_context(), passed, SWEEP_BATCH)
+
+
+def time_out(deployment: dict) -> bool:
+    """FAILED, with a clear reason, for a deployment of ``timed_out``;
+    False when a signal, or a user, got there first (the write is
+    conditional, so engines racing for it are harmless)."""
+    admin = swconfig_context.get_admin_context()
+    seconds = round((deployment['timeout_at']
+                     - deployment['created_at']).total_seconds())
+    reason = f'Deployment timed out: no signal within {seconds} seconds'
+    if not db_api.software_deployment_time_out(
+            admin, deployment['id'], deployment['version'], reason):
+        return False
+    LOG.warning('Deployment %s on server %s: %s', deployment['id'],
+                deployment['server_id'], reason)
+    metadata.render(deployment['server_id'])
+    if (deployment['action'] == states.DELETE
+            and deployment['source_config_id'] is not None):
+        actions.finish_deletes([deployment['id']])
+    return True
+
+
+def fail_timed_out() -> int:
+    """Time out every deployment past its deadline; returns how many."""
+    return sum(time_out(deployment) for deployment in timed_out())
+
+
+class EngineSink(transports_base.SignalSink):
+    """The sink transports hand fetched signals to in an engine: applied
+    here and now; one that cannot be applied now stays stored for the
+    sweep."""
+
+    def apply(self, inbox_id: int) -> None:
+        result = process(inbox_id)
+        if isinstance(result, Exception):
+            LOG.warning('Signal %s stored, not applied yet: %s', inbox_id,
+                        result)
+
+
+#: The engine's sink (its context is the admin's: a fetched signal has
+#: no caller).
+SINK = EngineSink(swconfig_context.get_admin_context())

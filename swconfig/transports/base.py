@@ -1,15 +1,170 @@
-"""The interfaces of signal transports and metadata transports."""
+# Licensed under the Apache License, Version 2.0 (the "License"); you may
+# not use this file except in compliance with the License. You may obtain
+# a copy of the License at
+#
+#      http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+# WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+# License for the specific language governing permissions and limitations
+# under the License.
+
+"""The contracts between transports and the rest of swconfig.
+
+A transport plugin implements ``SignalTransport`` or ``MetadataTransport``
+and owns everything it does: its client, its options, what it issues, how
+its signals come back and the background work that takes. swconfig hands
+it two things it cannot make itself:
+
+``SignalSink``
+    Where a transport hands the raw signals it fetched (a Swift object, a
+    Zaqar message): stored in the inbox once per source key, then applied
+    with every rule of the signed-URL path. The arrival sequence (size
+    limit, body checks, storing once) is written here, once; the engine
+    and the API provide the last step, ``apply``.
+``Partition``
+    Which items of shared background work (a container, a queue) this
+    engine owns among the live engines; the engine's coordinator is one.
+
+A transport's background work is a list of ``PeriodicTask``; the engine
+runs every configured transport's tasks with its own, from one table
+(``swconfig.engine.periodics``).
+"""
 
 import abc
+from collections.abc import Iterable
+from collections.abc import Iterator
+from typing import Any
+from typing import Protocol
+
+from oslo_config import cfg
+from oslo_log import log
+
+from swconfig.common import exception
+from swconfig.common import signal_body
+from swconfig.common import states
+from swconfig.common.context import RequestContext
+from swconfig.conf import CONF
+from swconfig.db import api as db_api
+
+LOG = log.getLogger(__name__)
 
 
-class SignalTransport(abc.ABC):
-    """Issues what an agent needs to signal one action of a deployment."""
+class Partition(Protocol):
+    """This engine's share of the background work."""
 
-    #: The name clients use (``signal_transport`` in a deployment request).
+    def owns(self, key: str) -> bool:
+        """Whether the item called ``key`` is this engine's to handle."""
+
+
+class PeriodicTask(abc.ABC):
+    """One kind of background work an engine repeats.
+
+    The runner calls ``run`` every ``interval()`` seconds; while it raises
+    ``BackendUnavailable`` (or a database outage) the runner backs off up
+    to ``max_interval()`` and logs the outage once, when it starts and
+    when it ends.
+    """
+
+    #: For the log and the thread name.
     name: str
-    #: False when the deployment is complete as soon as it is created.
-    waits_for_signal: bool = True
+
+    @abc.abstractmethod
+    def interval(self) -> float:
+        """Seconds between rounds while all is well."""
+
+    def max_interval(self) -> float:
+        """Longest wait between rounds during an outage."""
+        return 60.0
+
+    @abc.abstractmethod
+    def run(self, partition: Partition) -> None:
+        """One round."""
+
+
+class SharedTask(PeriodicTask):
+    """Work on items that the live engines share out: each round lists
+    the items, and ``handle`` sees only the ones ``partition`` gives this
+    engine, so no task decides ownership itself."""
+
+    @abc.abstractmethod
+    def items(self) -> Iterable[tuple[str, Any]]:
+        """This round's items, each with the key it is shared out by."""
+
+    @abc.abstractmethod
+    def handle(self, owned: Iterator[Any]) -> None:
+        """Work on this engine's items (consumed lazily)."""
+
+    def run(self, partition: Partition) -> None:
+        self.handle(item for key, item in self.items()
+                    if partition.owns(key))
+
+
+class SignalSink(abc.ABC):
+    """Stores the signals a transport fetched, once each, and applies
+    them."""
+
+    def __init__(self, context: RequestContext) -> None:
+        self.context = context
+
+    def receive(self, deployment_id: str, action_revision: int,
+                source_key: str, body: bytes | None = None,
+                size: int | None = None, where: str = '') -> bool:
+        """Store ``body`` as the signal of one action of a deployment,
+        unless a signal with ``source_key`` (where it came from and what
+        it holds, e.g. an object's ETag) was stored before, and apply it.
+
+        ``size`` alone (no ``body``) stands for content the transport did
+        not fetch because it is over ``[agent] max_signal_size``: the
+        stand-in stored fails the deployment with a reason naming both.
+        Returns whether this call stored the signal; an unusable body is
+        logged and not stored.
+        """
+        where = where or source_key
+        limit = CONF.agent.max_signal_size
+        received = len(body) if body is not None else size or 0
+        if body is None or received > limit:
+            payload: Any = states.oversized_signal(received, True, limit)
+        else:
+            try:
+                payload, notes = signal_body.load(body)
+            except exception.SwconfigException as exc:
+                LOG.warning('Signal %s of deployment %s cannot be used: %s',
+                            where, deployment_id, exc)
+                return False
+            if notes:
+                LOG.info('Signal %s of deployment %s: %s', where,
+                         deployment_id, '; '.join(notes))
+        inbox_id = db_api.signal_inbox_add_once(
+            self.context, deployment_id, action_revision, payload,
+            source_key)
+        if inbox_id is None:
+            LOG.info('Signal %s of deployment %s was stored before; not '
+                     'stored again', source_key, deployment_id)
+            return False
+        LOG.info('Stored signal %s of deployment %s (action revision %d) '
+                 'from %s', inbox_id, deployment_id, action_revision, where)
+        self.apply(inbox_id)
+        return True
+
+    @abc.abstractmethod
+    def apply(self, inbox_id: int) -> None:
+        """Apply stored signal ``inbox_id`` now; one that cannot be
+        applied now stays stored, and the engines' sweep applies it."""
+
+
+class _Plugin:
+    """What signal and metadata transports have in common."""
+
+    #: The name clients and the configuration use; the entry point's name.
+    name: str
+
+    @classmethod
+    def list_opts(cls) -> list[tuple[cfg.OptGroup, list[cfg.Opt]]]:
+        """The transport's options, for oslo-config-generator; registered
+        when its package is imported."""
+        return []
 
     def missing_configuration(self) -> str | None:
         """Why this transport cannot work with the service's
@@ -20,6 +175,18 @@ class SignalTransport(abc.ABC):
         """What is wrong with the service the transport uses (Swift,
         Zaqar) right now, or None: for /healthcheck."""
         return None
+
+    def periodic_tasks(self, sink: SignalSink) -> list[PeriodicTask]:
+        """The background work this transport needs from the engines
+        while it is configured (tasks of the same name run once)."""
+        return []
+
+
+class SignalTransport(_Plugin, abc.ABC):
+    """Issues what an agent needs to signal one action of a deployment."""
+
+    #: False when the deployment is complete as soon as it is created.
+    waits_for_signal: bool = True
 
     @abc.abstractmethod
     def signal_inputs(self, server: dict, deployment_id: str,
@@ -43,22 +210,24 @@ class SignalTransport(abc.ABC):
         as stale anyway)."""
         return None
 
+    def poll_on_show(self, context: RequestContext, deployment: dict,
+                     config_inputs: dict[str, Any], headers: Any,
+                     sink: SignalSink) -> bool:
+        """Called when a user shows a deployment whose derived config
+        names this transport in ``deploy_signal_transport`` but that no
+        engine watches (a config the client derived, as Heat's clients
+        do): fetch its signal with the caller's credentials and hand it
+        to ``sink``. Returns whether a signal was applied. Never raises
+        for the transport's service being down: the GET still answers."""
+        return False
 
-class MetadataTransport(abc.ABC):
+
+class MetadataTransport(_Plugin, abc.ABC):
     """How a server's agent gets its document (``software_config_transport``
     in Heat's words)."""
 
-    name: str
     #: True when an engine must push each new document somewhere.
     pushes_document: bool = False
-
-    def missing_configuration(self) -> str | None:
-        """As ``SignalTransport.missing_configuration``."""
-        return None
-
-    def service_problem(self) -> str | None:
-        """As ``SignalTransport.service_problem``."""
-        return None
 
     @abc.abstractmethod
     def collector_settings(self, server: dict) -> dict:

@@ -3,7 +3,10 @@
     cmd -> api / engine -> transports -> db -> common / conf
 
 read from every import statement of every module (function-level imports
-included), so the rules stay true as the code grows. ``cmd`` is the top:
+included), so the rules stay true as the code grows. A transport is one
+package that owns all it does: outside ``transports`` only the loader
+(``swconfig.transports``) and the contracts (``swconfig.transports.base``)
+are imported, so no other layer names a transport. ``cmd`` is the top:
 it starts the API and the engine, and nothing else imports it. ``cli``
 (the ``swconfig`` command) stands apart: a REST client, it imports only
 ``common`` and ``swconfig.version``, and nothing else imports it.
@@ -49,14 +52,39 @@ def violations(imports: dict[str, set[str]]) -> list[str]:
             if layer in LOW_LEVEL and used in ('engine', 'api', 'cmd'):
                 found.append(f'{line}: {layer} imports nothing from '
                              f'engine, api or cmd')
-            if layer in ('common', 'conf') and used == 'db':
-                found.append(f'{line}: {layer} imports nothing from db')
+            if layer in ('common', 'conf') and used in ('db',
+                                                        'transports'):
+                found.append(f'{line}: {layer} imports nothing from '
+                             f'{used}')
+            if (used == 'transports' and layer != 'transports'
+                    and not _is_transport_contract(target)):
+                found.append(f'{line}: outside transports only the loader '
+                             f'and transports.base are imported')
             if used == 'cli' and layer != 'cli':
                 found.append(f'{line}: only cli imports cli')
             if layer == 'cli' and used not in CLI_MAY_USE:
                 found.append(f'{line}: cli calls the REST API and imports '
                              f'only cli, common and swconfig.version')
     return found
+
+
+def _is_transport_contract(target: str) -> bool:
+    """``swconfig.transports`` or ``swconfig.transports.base`` (or a name
+    of either), never a transport's own package or module."""
+    parts = target.split('.')
+    if len(parts) == 2:
+        return True
+    if parts[2] == 'base':
+        return True
+    # ``from swconfig.transports import get``: a name of the loader.
+    return len(parts) == 3 and parts[2][0].islower() and parts[2] not in (
+        _transport_modules())
+
+
+def _transport_modules() -> set[str]:
+    root = PACKAGE_DIR / 'transports'
+    return ({path.stem for path in root.glob('*.py')}
+            | {path.name for path in root.iterdir() if path.is_dir()})
 
 
 def _module_name(path: pathlib.Path) -> str:
@@ -117,6 +145,19 @@ def test_imports_only_go_downwards():
      'cli calls the REST API'),
     ('swconfig.cli.client', 'swconfig.db.api', 'cli calls the REST API'),
     ('swconfig.cli.main', 'swconfig.conf.CONF', 'cli calls the REST API'),
+    ('swconfig.engine.service', 'swconfig.transports.swift.poller',
+     'outside transports only the loader'),
+    ('swconfig.api.controllers.v1.software_deployments',
+     'swconfig.transports.swift.client_derived',
+     'outside transports only the loader'),
+    ('swconfig.engine.periodics', 'swconfig.transports.zaqar',
+     'outside transports only the loader'),
+    ('swconfig.transports.swift.poller', 'swconfig.engine.signals',
+     'transports imports nothing from engine'),
+    ('swconfig.transports.zaqar.consumer', 'swconfig.api.agent',
+     'only api imports api'),
+    ('swconfig.conf.agent', 'swconfig.transports',
+     'conf imports nothing from transports'),
 ])
 def test_each_rule_catches_its_violation(module, target, rule):
     found = violations({module: {target}})
@@ -131,7 +172,11 @@ def test_allowed_imports_pass():
         'swconfig.cmd.all': {'swconfig.api.app', 'swconfig.engine.service',
                              'swconfig.cmd.api'},
         'swconfig.engine.deployments': {'swconfig.transports.base',
+                                        'swconfig.transports',
+                                        'swconfig.transports.get',
                                         'swconfig.db.api'},
+        'swconfig.transports.swift.poller': {
+            'swconfig.transports.swift.client', 'swconfig.db.api'},
         'swconfig.db.api': {'swconfig.common.exception'},
         'swconfig.cli.main': {'swconfig.cli.client', 'swconfig.version',
                               'swconfig.common.states'},

@@ -9,6 +9,7 @@ import os
 from oslo_config import cfg
 import pytest
 
+from swconfig import transports
 from swconfig.common import config
 from swconfig.common import exception
 from swconfig.conf import agent
@@ -134,5 +135,13 @@ def test_library_namespaces_are_the_sample_configs():
         lines = handle.read().splitlines()
     namespaces = [line.partition('=')[2].strip() for line in lines
                   if line.replace(' ', '').startswith('namespace=')]
-    assert tuple(n for n in namespaces if n != 'swconfig') == (
-        opts.LIBRARY_NAMESPACES)
+    assert namespaces[:2] == ['swconfig', opts.TRANSPORT_NAMESPACE]
+    assert tuple(namespaces[2:]) == opts.LIBRARY_NAMESPACES
+
+
+def test_help_epilog_names_the_installed_transports_options():
+    epilog = config.help_epilog()
+    for group, group_opts in transports.list_opts():
+        assert f'[{group.name}]' in epilog
+        for opt in group_opts:
+            assert opt.dest in epilog, (group.name, opt.dest)

@@ -2,9 +2,11 @@
 real backend: a fetched signal is stored and applied once however often
 it is fetched, and a push mark survives a change made while pushing."""
 
+import json
+
 from swconfig.common import states
 from swconfig.db import api as db_api
-from swconfig.engine import remote_signals
+from swconfig.engine import signals
 from tests.unit.db import backends
 from tests.unit.db import rows
 from tests.unit.db.test_signal_claims import _INBOX
@@ -29,11 +31,10 @@ def test_a_fetched_signal_is_stored_and_applied_once(
         facade, admin, ctx):  # noqa: F811
     deployment = _waiting(ctx)
     key = 'swift:1:' + 'a' * 32
-    assert remote_signals.store_and_apply(
-        deployment['id'], 1, DONE, key) == states.COMPLETE
+    body = json.dumps(DONE).encode()
+    assert signals.SINK.receive(deployment['id'], 1, key, body=body)
     # Fetched again (another engine, a restart): not stored, not applied.
-    assert remote_signals.store_and_apply(
-        deployment['id'], 1, DONE, key) is None
+    assert not signals.SINK.receive(deployment['id'], 1, key, body=body)
     assert [row['result'] for row in _inbox(facade)] == [states.COMPLETE]
     assert _deployment_row(facade, deployment['id'])['status'] == (
         states.COMPLETE)

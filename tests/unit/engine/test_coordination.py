@@ -73,7 +73,6 @@ def test_without_a_backend_one_engine_owns_everything(set_conf):
     coordinator.start()
     assert owned(coordinator) == set(KEYS)
     assert coordinator.members == ['alone']
-    assert coordinator.refresh() is False
     coordinator.stop()
 
 
@@ -95,18 +94,19 @@ def test_two_engines_split_every_key_once_and_fairly(backend, group,
         assert coordination.owner(key, ['second', 'first']) == expected
 
 
-def test_refresh_tells_each_thread_once_that_members_changed(
+def test_members_follow_engines_that_join_and_leave(
         backend, group, coordinators):
     backend(5)
     first = coordinators('first', group)
-    assert first.refresh() is False  # this thread's first look
+    wait_for(lambda: first.members == ['first'], 10, 'first sees itself')
     second = coordinators('second', group)
-    wait_for(first.refresh, 10, 'first notices the second engine')
-    assert first.members == ['first', 'second']
-    assert first.refresh() is False
+    wait_for(lambda: first.members == ['first', 'second'], 10,
+             'first notices the second engine')
+    assert owned(first) != set(KEYS)
     second.stop()
-    wait_for(first.refresh, 10, 'first notices the second engine left')
-    assert first.members == ['first']
+    wait_for(lambda: first.members == ['first'], 10,
+             'first notices the second engine left')
+    assert owned(first) == set(KEYS)
 
 
 def test_an_engine_that_stops_hands_its_items_over_at_once(
@@ -178,7 +178,6 @@ def test_an_unreachable_backend_neither_raises_nor_silences_owns(
     coordinator = coordinators('lonely', group)
     assert time.monotonic() - started_at < coordination.START_WAIT + 2
     for _ in range(20):
-        coordinator.refresh()
         assert owned(coordinator) == set(KEYS)
         time.sleep(0.1)
     assert coordinator.members == ['lonely']

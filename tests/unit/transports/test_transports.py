@@ -8,12 +8,13 @@ from urllib import parse
 import pytest
 
 from swconfig import transports
-from swconfig.api import client_temp_url
 from swconfig.common import exception
 from swconfig.common import signing
 from swconfig.engine import metadata
-from swconfig.transports import swift
-from swconfig.transports import temp_url_signal
+from swconfig.transports.swift import client as swift
+from swconfig.transports.swift import client_derived as client_temp_url
+from swconfig.transports.swift import poller
+from swconfig.transports.swift import signal as temp_url_signal
 
 
 @pytest.fixture
@@ -96,9 +97,9 @@ def test_signal_containers_are_stable_and_spread():
 
 def test_object_names_round_trip():
     name = temp_url_signal.object_name('dep-1', 7)
-    assert temp_url_signal.parse_object_name(name) == ('dep-1', 7)
-    assert temp_url_signal.parse_object_name('stray-object') is None
-    assert temp_url_signal.parse_object_name('dep/x') is None
+    assert poller.parse_object_name(name) == ('dep-1', 7)
+    assert poller.parse_object_name('stray-object') is None
+    assert poller.parse_object_name('dep/x') is None
 
 
 def test_poll_temp_url_agent_config_is_a_get_temp_url(swift_conf):

@@ -10,8 +10,8 @@ import pytest
 from swconfig import transports
 from swconfig.common import exception
 from swconfig.conf import CONF
-from swconfig.transports import zaqar
-from swconfig.transports import zaqar_message
+from swconfig.transports.zaqar import client as zaqar
+from swconfig.transports.zaqar import metadata as zaqar_message
 
 
 @pytest.fixture

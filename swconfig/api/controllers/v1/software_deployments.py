@@ -4,8 +4,8 @@ import json
 
 import pecan
 
+from swconfig import transports
 from swconfig.api import body
-from swconfig.api import client_temp_url
 from swconfig.api import deployment_watch
 from swconfig.api import views
 from swconfig.api.controllers.v1 import access
@@ -14,7 +14,23 @@ from swconfig.api.schemas.v1 import software_deployments as schemas
 from swconfig.common import deployment_request
 from swconfig.common import representations
 from swconfig.common import states
+from swconfig.common.context import RequestContext
 from swconfig.db import api as db_api
+from swconfig.engine import rpcapi
+from swconfig.transports import base as transports_base
+
+
+class EngineAppliedSink(transports_base.SignalSink):
+    """Signals a transport fetches while a user shows a deployment: stored
+    here, applied by an engine before the GET answers (as Heat's GET)."""
+
+    def __init__(self, context: RequestContext,
+                 engine: rpcapi.EngineAPI) -> None:
+        super().__init__(context)
+        self.engine = engine
+
+    def apply(self, inbox_id: int) -> None:
+        self.engine.apply_signal(self.context, inbox_id)
 
 
 @pecan.expose('json')
@@ -35,11 +51,10 @@ def show(deployment_id: str) -> dict:
     context = access.authorize('software_deployments:show')
     wait = params.non_negative_int('wait', params.get('wait'))
     row = db_api.software_deployment_get(context, deployment_id)
-    inbox_id = client_temp_url.poll(
-        context, row, pecan.request.headers.get('X-Service-Catalog'))
-    if inbox_id is not None:
+    if transports.poll_on_show(
+            context, row, pecan.request.headers,
+            EngineAppliedSink(context, pecan.request.engine)):
         # As Heat: the GET answers with the signal applied.
-        pecan.request.engine.apply_signal(context, inbox_id)
         row = db_api.software_deployment_get(context, deployment_id)
     if wait and row['status'] == states.IN_PROGRESS:
         changed = deployment_watch.WATCH.wait(

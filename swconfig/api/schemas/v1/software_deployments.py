@@ -74,12 +74,12 @@ CREATE = {
             'type': ['string', 'null'], 'minLength': 1, 'maxLength': 32,
             'description': "swconfig's addition. Present: derive the config "
                            'on the server and issue this signal transport: '
-                           '``HEAT_SIGNAL``, ``TEMP_URL_SIGNAL``, '
-                           '``ZAQAR_SIGNAL``, ``NO_SIGNAL``, or '
-                           "``default`` for the operator's default. "
-                           'Another name, or one the operator has not '
-                           "configured, is 400. Absent or null: Heat's "
-                           'form, stored as given.'},
+                           'the name of one the service offers (see the '
+                           'transports documentation), or ``default`` for '
+                           "the operator's default. A name that is not "
+                           'installed, or one the operator has not '
+                           'configured, is 400 listing those offered. '
+                           "Absent or null: Heat's form, stored as given."},
         'name': {'type': ['string', 'null'], 'maxLength': 255,
                  'description': 'With ``signal_transport``: the name of the '
                                 'derived config, which orders the '

@@ -1,3 +1,15 @@
+# Licensed under the Apache License, Version 2.0 (the "License"); you may
+# not use this file except in compliance with the License. You may obtain
+# a copy of the License at
+#
+#      http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+# WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+# License for the specific language governing permissions and limitations
+# under the License.
+
 """POLL_TEMP_URL: the agent polls a Swift TempURL of its document.
 
 An engine PUTs the document to ``<prefix>-metadata/<server id>`` in
@@ -7,46 +19,53 @@ reason for polling Swift). The URL is signed locally and stays the same
 for the server's life (``[swift] temp_url_expiry``).
 """
 
+from oslo_config import cfg
+
 from swconfig.common import exception
 from swconfig.conf import CONF
 from swconfig.transports import base
-from swconfig.transports import swift
+from swconfig.transports.swift import client
+from swconfig.transports.swift import options
 
 
 class PollTempUrlTransport(base.MetadataTransport):
     name = 'POLL_TEMP_URL'
     pushes_document = True
 
+    @classmethod
+    def list_opts(cls) -> list[tuple[cfg.OptGroup, list[cfg.Opt]]]:
+        return options.list_opts()
+
     def missing_configuration(self) -> str | None:
-        return swift.missing_configuration()
+        return client.missing_configuration()
 
     def service_problem(self) -> str | None:
-        return swift.service_problem()
+        return client.service_problem()
 
     def collector_settings(self, server: dict) -> dict:
-        url = swift.temp_url(swift.metadata_container(), server['id'],
+        url = client.temp_url(client.metadata_container(), server['id'],
                              'GET')
         return {'collectors': ['request'],
                 'request': {'metadata_url': url},
                 'polling_interval': CONF.agent.polling_interval}
 
     def push(self, server: dict, document: str) -> None:
-        container = swift.metadata_container()
-        swift.ensure_container(container)
+        container = client.metadata_container()
+        client.ensure_container(container)
         try:
-            swift.call('put_object', container, server['id'],
+            client.call('put_object', container, server['id'],
                        document.encode('utf-8'),
                        content_type='application/json')
         except exception.NotFound:
             # The container went away under us: make it again next time.
-            swift.forget_container(container)
+            client.forget_container(container)
             raise exception.BackendUnavailable(
-                service=swift.SERVICE,
+                service=client.SERVICE,
                 reason=f'container {container} vanished')
 
     def forget(self, server_id: str) -> None:
         try:
-            swift.call('delete_object', swift.metadata_container(),
+            client.call('delete_object', client.metadata_container(),
                        server_id)
         except exception.NotFound:
             pass

@@ -1,3 +1,15 @@
+# Licensed under the Apache License, Version 2.0 (the "License"); you may
+# not use this file except in compliance with the License. You may obtain
+# a copy of the License at
+#
+#      http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+# WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+# License for the specific language governing permissions and limitations
+# under the License.
+
 """Client-derived TEMP_URL deployments: a GET polls the caller's Swift.
 
 python-heatclient's ``software deployment create`` derives the config
@@ -22,21 +34,11 @@ from urllib import parse
 from oslo_log import log
 import requests
 
-from swconfig.common import exception
-from swconfig.common import signal_body
-from swconfig.common import states
 from swconfig.common.context import RequestContext
 from swconfig.conf import CONF
-from swconfig.db import api as db_api
+from swconfig.transports import base
 
 LOG = log.getLogger(__name__)
-TRANSPORT = 'TEMP_URL_SIGNAL'
-
-
-def _inputs(config: dict) -> dict[str, Any]:
-    return {item.get('name'): item.get('value')
-            for item in config.get('inputs') or []
-            if isinstance(item, dict)}
 
 
 def object_path(signal_url: str) -> tuple[str, str] | None:
@@ -70,25 +72,19 @@ def storage_url(catalog_header: str | None, project_id: str) -> str | None:
     return None
 
 
-def poll(context: RequestContext, row: dict,
-         catalog_header: str | None) -> int | None:
-    """Store what the caller's signal object holds if it is new; returns
-    the inbox id to apply, or None when there is nothing (new) to apply.
-    Swift being unreachable is logged, not raised: the GET still answers
-    with the deployment as stored, and the next GET polls again."""
-    if (row['status'] != states.IN_PROGRESS
-            or row['source_config_id'] is not None):
-        return None
-    config = db_api.software_config_get(context, row['config_id'])
-    inputs = _inputs(config)
-    if inputs.get('deploy_signal_transport') != TRANSPORT:
-        return None
+def poll(context: RequestContext, row: dict, inputs: dict[str, Any],
+         catalog_header: str | None, sink: base.SignalSink) -> bool:
+    """For an IN_PROGRESS deployment of a client-derived config with
+    ``inputs``: hand what the caller's signal object holds to ``sink`` if it is
+    new; returns whether a signal was stored and applied. Swift being
+    unreachable is logged, not raised: the GET still answers with the
+    deployment as stored, and the next GET polls again."""
     where = object_path(str(inputs.get('deploy_signal_id') or ''))
-    base = storage_url(catalog_header, context.project_id or '')
-    if where is None or base is None or not context.auth_token:
-        return None
-    url = '/'.join([base.rstrip('/'), *(parse.quote(part, safe='')
-                                        for part in where)])
+    storage = storage_url(catalog_header, context.project_id or '')
+    if where is None or storage is None or not context.auth_token:
+        return False
+    url = '/'.join([storage.rstrip('/'), *(parse.quote(part, safe='')
+                                           for part in where)])
     try:
         response = requests.get(
             url, headers={'X-Auth-Token': context.auth_token},
@@ -96,24 +92,15 @@ def poll(context: RequestContext, row: dict,
     except requests.RequestException as exc:
         LOG.warning('Could not poll the signal object of deployment %s: '
                     '%s', row['id'], exc)
-        return None
+        return False
     if response.status_code == 404 or not response.content:
-        return None  # not written yet (heatclient makes it empty)
+        return False  # not written yet (heatclient makes it empty)
     if response.status_code != 200:
         LOG.warning('Polling the signal object of deployment %s: %s',
                     row['id'], response.status_code)
-        return None
-    if len(response.content) > CONF.agent.max_signal_size:
-        payload: Any = states.oversized_signal(
-            len(response.content), True, CONF.agent.max_signal_size)
-    else:
-        try:
-            payload, _notes = signal_body.load(response.content)
-        except exception.SwconfigException as exc:
-            LOG.warning('Signal object of deployment %s cannot be used: '
-                        '%s', row['id'], exc)
-            return None
+        return False
     etag = response.headers.get('Etag', '').strip('"')
-    return db_api.signal_inbox_add_once(
-        context, row['id'], row['action_revision'], payload,
-        f'swift:{row["action_revision"]}:{etag}')
+    revision = row['action_revision']
+    return sink.receive(row['id'], revision, f'swift:{revision}:{etag}',
+                        body=response.content,
+                        where="the user's signal object")

@@ -3,10 +3,10 @@ real Zaqar.
 
 The in-process stack provides the database and configuration; these tests
 call the engine directly (``deployments.create``, one consumer round at a
-time with ``ZaqarSignalConsumer().run_once()``), so that each step of the
-consumer can be watched: claim, store, apply, delete. The in-process
-engine was started before ``[zaqar]`` was set, so it runs no Zaqar worker
-of its own that could take the messages first.
+time with ``run_round``), so that each step of the consumer can be
+watched: claim, store, apply, delete. The in-process engine was started
+before ``[zaqar]`` was set, so it runs no Zaqar task of its own that could
+take the messages first.
 
 A server signals the way the derived config tells it to: python-zaqarclient
 v2 with the pre-signed URL from the ``deploy_*`` inputs and nothing else
@@ -28,10 +28,10 @@ from swconfig.common import states
 from swconfig.conf import CONF
 from swconfig.db import api as db_api
 from swconfig.engine import deployments
-from swconfig.engine import remote_signals
-from swconfig.engine import zaqar_signals
-from swconfig.transports import zaqar as zaqar_api
-from swconfig.transports import zaqar_message
+from swconfig.engine import signals
+from swconfig.transports.zaqar import client as zaqar_api
+from swconfig.transports.zaqar import consumer as zaqar_consumer
+from swconfig.transports.zaqar import metadata as zaqar_message
 from tests.fixtures.waiting import wait_for
 from tests.fixtures.zaqar_service import post_as_agent as agent_post
 from tests.fixtures.zaqar_service import zaqar  # noqa: F401 - fixture
@@ -136,10 +136,28 @@ def reasons(deployment):
                 swconfig_context.get_admin_context(), deployment['id'])]
 
 
+class OwnsAll:
+    """The partition of an engine alone."""
+
+    @staticmethod
+    def owns(key):
+        return True
+
+
+def new_consumer():
+    return zaqar_consumer.SignalConsumer('ZAQAR_SIGNAL', signals.SINK)
+
+
+def run_round(consumer):
+    """One round of the consumer; how many signals it stored."""
+    consumer.run(OwnsAll())
+    return consumer.stored
+
+
 def consume_until(consumer, deployment, status, what):
     """Consumer rounds until the deployment has ``status``."""
     def done():
-        consumer.run_once()
+        run_round(consumer)
         row = deployment_now(deployment)
         return row if row['status'] == status else None
     return wait_for(done, APPLY_TIMEOUT, what)
@@ -158,7 +176,7 @@ def test_posted_signal_completes_the_deployment_once(zaqar_conf, ctx):
     assert queue in queue_names(zaqar_conf)
 
     agent_post(inputs, DONE)
-    consumer = zaqar_signals.ZaqarSignalConsumer()
+    consumer = new_consumer()
     final = consume_until(consumer, deployment, states.COMPLETE,
                           'deployment COMPLETE from its Zaqar signal')
     assert final['output_values']['result'] == 'queued'
@@ -170,7 +188,7 @@ def test_posted_signal_completes_the_deployment_once(zaqar_conf, ctx):
     # The agent posts the same body again: a new message. No round looks
     # at the queue of a finished deployment, so it stays there unapplied...
     agent_post(inputs, DONE | {'result': 'again'})
-    assert consumer.run_once() == 0
+    assert run_round(consumer) == 0
     [copy] = messages_in(zaqar_conf, queue)
     assert deployment_now(deployment)['output_values']['result'] == 'queued'
     # ...and an engine that claims it anyway (its round listed the
@@ -198,11 +216,11 @@ def test_signal_stored_but_not_deleted_is_not_applied_twice(zaqar_conf,
 
     [message] = zaqar_api.claim(queue)
     key = f'zaqar:{message["id"]}'
-    assert remote_signals.store_and_apply(
-        deployment['id'], 1, message['body'], key) == 'PROGRESS'
+    body = json.dumps(message['body']).encode()
+    assert signals.SINK.receive(deployment['id'], 1, key, body=body)
+    assert [row['result'] for row in inbox(deployment)] == ['PROGRESS']
     # The same key again (another engine, a retry): not stored again.
-    assert remote_signals.store_and_apply(
-        deployment['id'], 1, message['body'], key) is None
+    assert not signals.SINK.receive(deployment['id'], 1, key, body=body)
     # Zaqar's claims last at least 60 s; releasing it is what its expiry
     # does after the crash.
     released = zaqar_conf.request(
@@ -212,7 +230,7 @@ def test_signal_stored_but_not_deleted_is_not_applied_twice(zaqar_conf,
         message['id']]
 
     agent_post(inputs, DONE)
-    final = consume_until(zaqar_signals.ZaqarSignalConsumer(), deployment,
+    final = consume_until(new_consumer(), deployment,
                           states.COMPLETE, 'deployment COMPLETE')
     assert final['output_values']['result'] == 'queued'
     stored = inbox(deployment)
@@ -262,11 +280,11 @@ def test_zaqar_outage_is_retried_and_loses_nothing(zaqar_conf, ctx):
     deployment = create_deployment(ctx)
     inputs = signal_inputs(ctx, deployment)
     agent_post(inputs, PROGRESS)  # before the outage, not consumed yet
-    consumer = zaqar_signals.ZaqarSignalConsumer()
+    consumer = new_consumer()
     zaqar_conf.stop()
     try:
         with pytest.raises(exception.BackendUnavailable) as caught:
-            consumer.run_once()
+            run_round(consumer)
         assert 'Zaqar' in str(caught.value)
         assert deployment_now(deployment)['status'] == states.IN_PROGRESS
     finally:

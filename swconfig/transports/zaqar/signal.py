@@ -1,3 +1,15 @@
+# Licensed under the Apache License, Version 2.0 (the "License"); you may
+# not use this file except in compliance with the License. You may obtain
+# a copy of the License at
+#
+#      http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+# WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+# License for the specific language governing permissions and limitations
+# under the License.
+
 """ZAQAR_SIGNAL: the agent posts its signal to a Zaqar queue.
 
 Each action of a deployment gets a queue of its own
@@ -26,40 +38,48 @@ agent posts.
 
 import json
 
+from oslo_config import cfg
 from oslo_log import log
 
 from swconfig.common import exception
 from swconfig.conf import CONF
 from swconfig.transports import base
-from swconfig.transports import zaqar
+from swconfig.transports.zaqar import client
+from swconfig.transports.zaqar import consumer
+from swconfig.transports.zaqar import options
 
 LOG = log.getLogger(__name__)
-
-
-def queue_for(deployment_id: str, action_revision: int) -> str:
-    return zaqar.queue_name('s', f'{deployment_id}-{action_revision}')
 
 
 class ZaqarSignalTransport(base.SignalTransport):
     name = 'ZAQAR_SIGNAL'
 
+    @classmethod
+    def list_opts(cls) -> list[tuple[cfg.OptGroup, list[cfg.Opt]]]:
+        return options.list_opts()
+
+    def periodic_tasks(self, sink: base.SignalSink
+                       ) -> list[base.PeriodicTask]:
+        return [consumer.SignalConsumer(self.name, sink)]
+
     def missing_configuration(self) -> str | None:
-        return zaqar.missing_configuration()
+        return client.missing_configuration()
 
     def service_problem(self) -> str | None:
-        return zaqar.service_problem()
+        return client.service_problem()
 
     def signal_inputs(self, server: dict, deployment_id: str,
                       action_revision: int) -> list[dict]:
-        queue = queue_for(deployment_id, action_revision)
-        zaqar.create_queue(queue)
-        signed = zaqar.share(queue, ['POST'], CONF.zaqar.signed_url_expiry)
+        queue = consumer.queue_for(deployment_id, action_revision)
+        client.create_queue(queue)
+        signed = client.share(queue, ['POST'],
+                              CONF.zaqar.signed_url_expiry)
         inputs = {
             'deploy_queue_id': (queue, 'ID of queue to use for signaling '
                                        'output values'),
             'deploy_project_id': (signed['project'],
                                   'Project of the signal queue'),
-            'deploy_zaqar_endpoint': (zaqar.agent_endpoint(),
+            'deploy_zaqar_endpoint': (client.agent_endpoint(),
                                       'Zaqar endpoint to post the signal '
                                       'to'),
             'deploy_queue_signature': (signed['signature'],
@@ -79,11 +99,11 @@ class ZaqarSignalTransport(base.SignalTransport):
 
     def forget_action(self, deployment_id: str, action_revision: int
                       ) -> None:
-        self._delete(queue_for(deployment_id, action_revision))
+        self._delete(consumer.queue_for(deployment_id, action_revision))
 
     @staticmethod
     def _delete(queue: str) -> None:
         try:
-            zaqar.delete_queue(queue)
+            client.delete_queue(queue)
         except exception.BackendUnavailable as exc:
             LOG.warning('Could not delete Zaqar queue %s: %s', queue, exc)

@@ -1,3 +1,15 @@
+# Licensed under the Apache License, Version 2.0 (the "License"); you may
+# not use this file except in compliance with the License. You may obtain
+# a copy of the License at
+#
+#      http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+# WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+# License for the specific language governing permissions and limitations
+# under the License.
+
 """Options of the [swift] group: swconfig's own Swift account.
 
 Used by the TEMP_URL_SIGNAL signal transport and the POLL_TEMP_URL
@@ -109,3 +121,7 @@ opts = connection_opts + tempurl_opts
 def register_opts(conf: cfg.ConfigOpts) -> None:
     conf.register_group(group)
     conf.register_opts(opts, group=group)
+
+
+def list_opts() -> list[tuple[cfg.OptGroup, list[cfg.Opt]]]:
+    return [(group, opts)]

@@ -1,3 +1,15 @@
+# Licensed under the Apache License, Version 2.0 (the "License"); you may
+# not use this file except in compliance with the License. You may obtain
+# a copy of the License at
+#
+#      http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+# WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+# License for the specific language governing permissions and limitations
+# under the License.
+
 """ZAQAR_MESSAGE: the agent reads its document from a Zaqar queue.
 
 An engine posts the whole document to the server's queue
@@ -10,30 +22,37 @@ URL, and the operator or user adds the credentials.
 
 import json
 
+from oslo_config import cfg
+
 from swconfig.common import exception
 from swconfig.conf import CONF
 from swconfig.transports import base
-from swconfig.transports import zaqar
+from swconfig.transports.zaqar import client
+from swconfig.transports.zaqar import options
 
 
 def queue_for(server_id: str) -> str:
-    return zaqar.queue_name('m', server_id)
+    return client.queue_name('m', server_id)
 
 
 class ZaqarMessageTransport(base.MetadataTransport):
     name = 'ZAQAR_MESSAGE'
     pushes_document = True
 
+    @classmethod
+    def list_opts(cls) -> list[tuple[cfg.OptGroup, list[cfg.Opt]]]:
+        return options.list_opts()
+
     def missing_configuration(self) -> str | None:
-        return zaqar.missing_configuration()
+        return client.missing_configuration()
 
     def service_problem(self) -> str | None:
-        return zaqar.service_problem()
+        return client.service_problem()
 
     def collector_settings(self, server: dict) -> dict:
         settings = {'queue_id': queue_for(server['id']),
-                    'project_id': zaqar.project_id()}
-        auth_url = zaqar.keystone_url()
+                    'project_id': client.project_id()}
+        auth_url = client.keystone_url()
         if auth_url:
             settings['auth_url'] = auth_url
         return {'collectors': ['zaqar'], 'zaqar': settings,
@@ -42,10 +61,12 @@ class ZaqarMessageTransport(base.MetadataTransport):
     def push(self, server: dict, document: str) -> None:
         queue = queue_for(server['id'])
         try:
-            zaqar.post(queue, json.loads(document), CONF.zaqar.message_ttl)
+            client.post(queue, json.loads(document),
+                        CONF.zaqar.message_ttl)
         except exception.NotFound:
-            zaqar.create_queue(queue)
-            zaqar.post(queue, json.loads(document), CONF.zaqar.message_ttl)
+            client.create_queue(queue)
+            client.post(queue, json.loads(document),
+                        CONF.zaqar.message_ttl)
 
     def forget(self, server_id: str) -> None:
-        zaqar.delete_queue(queue_for(server_id))
+        client.delete_queue(queue_for(server_id))

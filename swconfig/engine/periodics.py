@@ -1,0 +1,207 @@
+# Licensed under the Apache License, Version 2.0 (the "License"); you may
+# not use this file except in compliance with the License. You may obtain
+# a copy of the License at
+#
+#      http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+# WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+# License for the specific language governing permissions and limitations
+# under the License.
+
+"""Everything an engine does in the background, in one table, and the
+one runner that does it.
+
+``table()`` lists the engine's own tasks (the signal sweep, deployment
+timeouts, the Idempotency-Key purge, document pushes while a pushing
+metadata transport is configured) and every configured transport's
+tasks (``SignalTransport.periodic_tasks``); each has its interval from
+the options. ``Runner`` runs each task on a thread of its own. While
+the service a task talks to is unreachable (``BackendUnavailable``, or
+a database outage) it backs off, doubling its wait up to the task's
+maximum, and logs the outage once when it starts and once when it ends,
+not every round; nothing is lost meanwhile, because what a round would
+have done is still there to do in the next one. Any other failure is
+logged with its traceback and the task runs again at its interval.
+Which items a shared task handles is decided by the runner's partition
+(``coordination``), never by the task.
+"""
+
+from collections.abc import Callable
+from collections.abc import Iterable
+from collections.abc import Iterator
+import threading
+import time
+
+from oslo_log import log
+
+from swconfig import transports
+from swconfig.common import exception
+from swconfig.conf import CONF
+from swconfig.db import api as db_api
+from swconfig.engine import actions
+from swconfig.engine import document_push
+from swconfig.engine import signals
+from swconfig.transports import base
+
+LOG = log.getLogger(__name__)
+
+class Every(base.PeriodicTask):
+    """A task every engine runs whole: its work is safe to race (claims
+    and conditional writes decide)."""
+
+    def __init__(self, name: str, interval: Callable[[], float],
+                 work: Callable[[], object]) -> None:
+        self.name = name
+        self._interval = interval
+        self._work = work
+
+    def interval(self) -> float:
+        return self._interval()
+
+    def run(self, partition: base.Partition) -> None:
+        self._work()
+
+
+class Timeouts(base.SharedTask):
+    """Fail the deployments past their deadline, each by its owner."""
+
+    name = 'deployment-timeouts'
+
+    def interval(self) -> float:
+        return CONF.agent.timeout_check_interval
+
+    def items(self) -> Iterable[tuple[str, dict]]:
+        return ((row['id'], row) for row in signals.timed_out())
+
+    def handle(self, owned: Iterator[dict]) -> None:
+        for deployment in owned:
+            signals.time_out(deployment)
+
+
+class DocumentPush(base.SharedTask):
+    """Push new documents of servers that poll Swift or Zaqar, each by
+    the owner of its server."""
+
+    name = 'document-push'
+
+    def interval(self) -> float:
+        return CONF.agent.document_push_interval
+
+    def items(self) -> Iterable[tuple[str, dict]]:
+        return ((server['id'], server)
+                for server in document_push.pending_servers())
+
+    def handle(self, owned: Iterator[dict]) -> None:
+        for server in owned:
+            document_push.push(server)
+
+
+def table() -> list[base.PeriodicTask]:
+    """The background work of this configuration."""
+    tasks: list[base.PeriodicTask] = [
+        Every('signal-sweep', lambda: CONF.agent.signal_sweep_interval,
+              signals.sweep),
+        Timeouts(),
+        Every('key-purge',
+              lambda: CONF.engine.idempotency_key_purge_interval,
+              actions.purge_expired_keys),
+    ]
+    if transports.pushing_metadata_available():
+        tasks.append(DocumentPush())
+    tasks.extend(transports.periodic_tasks(signals.SINK))
+    return tasks
+
+
+class Outage:
+    """Whether, and since when, a service has been failing, so that an
+    outage is logged when it starts and when it ends."""
+
+    def __init__(self, what: str) -> None:
+        self.what = what
+        self.since: float | None = None
+
+    def failed(self, exc: Exception, retry_in: float) -> None:
+        if self.since is None:
+            self.since = time.monotonic()
+            LOG.warning('%s: %s; retrying with backoff (next in %.0f s), '
+                        'nothing is lost meanwhile', self.what, exc,
+                        retry_in)
+
+    def recovered(self) -> None:
+        if self.since is not None:
+            LOG.info('%s: working again after %.0f s', self.what,
+                     time.monotonic() - self.since)
+            self.since = None
+
+
+def is_outage(exc: Exception) -> bool:
+    """Whether ``exc`` means a service is down, not a bug."""
+    return (isinstance(exc, exception.BackendUnavailable)
+            or db_api.is_outage(exc))
+
+
+def next_wait(task: base.PeriodicTask, wait: float,
+              failed: Exception | None) -> float:
+    """The wait before the next round: the task's interval, or during an
+    outage twice the last wait, up to the task's maximum."""
+    if failed is None or not is_outage(failed):
+        return task.interval()
+    return min(max(wait, task.interval()) * 2, task.max_interval())
+
+
+class Runner:
+    """Runs tasks on threads of their own until stopped, each round with
+    ``partition`` deciding what this engine owns."""
+
+    def __init__(self, tasks: list[base.PeriodicTask],
+                 partition: base.Partition) -> None:
+        self.tasks = tasks
+        self.partition = partition
+        self._stop = threading.Event()
+        self._threads: list[threading.Thread] = []
+
+    def start(self) -> None:
+        self._stop.clear()
+        for task in self.tasks:
+            thread = threading.Thread(target=self._loop, args=(task,),
+                                      name=f'periodic-{task.name}',
+                                      daemon=True)
+            thread.start()
+            self._threads.append(thread)
+        LOG.info('Background tasks: %s', ', '.join(
+            f'{task.name} every {task.interval():g} s'
+            for task in self.tasks))
+
+    def stop(self, timeout: float = 10.0) -> None:
+        self._stop.set()
+        deadline = time.monotonic() + timeout
+        for thread in self._threads:
+            thread.join(max(0.0, deadline - time.monotonic()))
+        self._threads = []
+
+    def run_once(self, task: base.PeriodicTask, outage: Outage,
+                 wait: float) -> float:
+        """One round of ``task``; returns the wait before the next."""
+        failed: Exception | None = None
+        try:
+            task.run(self.partition)
+        except Exception as exc:
+            failed = exc
+        wait = next_wait(task, wait, failed)
+        if failed is None:
+            outage.recovered()
+        elif is_outage(failed):
+            outage.failed(failed, wait)
+        else:
+            LOG.error('Background task %s failed; it runs again in %.1f '
+                      's', task.name, wait, exc_info=failed)
+        return wait
+
+    def _loop(self, task: base.PeriodicTask) -> None:
+        outage = Outage(task.name)
+        wait = task.interval()
+        while not self._stop.is_set():
+            wait = self.run_once(task, outage, wait)
+            self._stop.wait(wait)

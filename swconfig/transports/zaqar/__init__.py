@@ -1,0 +1,27 @@
+# Licensed under the Apache License, Version 2.0 (the "License"); you may
+# not use this file except in compliance with the License. You may obtain
+# a copy of the License at
+#
+#      http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+# WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+# License for the specific language governing permissions and limitations
+# under the License.
+
+"""The Zaqar transports (``[zaqar]``).
+
+``ZAQAR_SIGNAL`` (``signal``): agents post their signals to a queue of
+the deployment action through a pre-signed URL; engines claim the
+messages of the queues they own (``consumer``).
+``ZAQAR_MESSAGE`` (``metadata``): engines post each server's document to
+its queue; os-collect-config's zaqar collector reads it. ``client``
+talks to Zaqar; ``options`` holds ``[zaqar]``, registered when this
+package is imported.
+"""
+
+from swconfig.conf import CONF
+from swconfig.transports.zaqar import options
+
+options.register_opts(CONF)
