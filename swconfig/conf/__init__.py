@@ -10,6 +10,7 @@ from swconfig.conf import default
 from swconfig.conf import engine
 from swconfig.conf import middleware
 from swconfig.conf import swift
+from swconfig.conf import upgrade_levels
 from swconfig.conf import zaqar
 
 CONF = cfg.CONF
@@ -22,4 +23,5 @@ database.register_opts(CONF)
 engine.register_opts(CONF)
 middleware.register_opts(CONF)
 swift.register_opts(CONF)
+upgrade_levels.register_opts(CONF)
 zaqar.register_opts(CONF)

@@ -8,6 +8,7 @@ from swconfig.conf import default
 from swconfig.conf import engine
 from swconfig.conf import middleware
 from swconfig.conf import swift
+from swconfig.conf import upgrade_levels
 from swconfig.conf import zaqar
 
 #: The libraries whose options go into swconfig's sample configuration
@@ -33,5 +34,6 @@ def list_opts() -> list:
         *database.list_opts(),
         *middleware.list_opts(),
         (swift.group, swift.opts),
+        (upgrade_levels.group, upgrade_levels.opts),
         *zaqar.list_opts(),
     ]
