@@ -17,6 +17,7 @@ from swconfig.engine import background
 from swconfig.engine import coordination
 from swconfig.engine import document_push
 from swconfig.engine import manager
+from swconfig.engine import rpcapi
 from swconfig.engine import signals
 from swconfig.engine import swift_signals
 from swconfig.engine import zaqar_signals
@@ -50,6 +51,9 @@ def check_config() -> None:
     transports.check_defaults(CONF.default_deployment_signal_transport,
                               CONF.default_software_config_transport)
     signing.keyring()
+    # Only the API sends under the pin, but the file is often shared: a
+    # bad value fails here too, not when an API server restarts later.
+    rpcapi.version_cap()
 
 
 def background_workers() -> list[background.Worker]:

@@ -37,6 +37,7 @@ from swconfig.common import exception
 from swconfig.common import rpc
 from swconfig.conf import CONF
 from swconfig.engine import rpcapi
+from swconfig.engine import service as engine_service
 
 CAPS = [None, '1.0', '1.1', '1.2', '1.3', '1.4', '1.5', '1.6']
 
@@ -339,3 +340,15 @@ def test_an_engine_of_1_5_under_the_pin(old_engine, pinned, context):
     with pytest.raises(exception.EngineUpgradeRequired):
         api.create_software_deployment(context, RAW, 'k1')
     assert old_engine.received == [RAW.to_dict()]
+
+
+def test_an_engine_refuses_a_bad_cap_too(monkeypatch, set_conf):
+    """The configuration file is often shared with the API servers."""
+    monkeypatch.setattr(engine_service.signing, 'keyring', lambda: None)
+    monkeypatch.setattr(engine_service.transports, 'check_defaults',
+                        lambda *args: None)
+    engine_service.check_config()
+    set_conf('engine', '1.7', group='upgrade_levels')
+    with pytest.raises(exception.ConfigurationError) as caught:
+        engine_service.check_config()
+    assert "[upgrade_levels] engine = '1.7'" in caught.value.message
