@@ -152,6 +152,20 @@ class ConcurrentUpdate(Conflict):
                'at the same time; retry.')
 
 
+class EngineUpgradeRequired(Conflict):
+    """A request needs an engine RPC API version above the rolling-upgrade
+    pin (``[upgrade_levels] engine``): refused before anything is sent,
+    rather than failing on an older engine (500) or, for an
+    Idempotency-Key, creating without the key's protection. 409 as Nova
+    answers while not all compute services are upgraded."""
+
+    msg_fmt = ('%(feature)s needs engine RPC API %(version)s, but this '
+               'API server is pinned to %(cap)s ([upgrade_levels] engine) '
+               'because not all engines are upgraded yet: upgrade every '
+               'engine, then lift the pin (remove [upgrade_levels] engine '
+               'and restart the API servers).')
+
+
 class ConfigurationError(SwconfigException):
     msg_fmt = 'Configuration error: %(reason)s'
 

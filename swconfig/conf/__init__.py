@@ -9,6 +9,7 @@ from swconfig.conf import database
 from swconfig.conf import default
 from swconfig.conf import engine
 from swconfig.conf import middleware
+from swconfig.conf import upgrade_levels
 
 CONF = cfg.CONF
 
@@ -19,3 +20,4 @@ coordination.register_opts(CONF)
 database.register_opts(CONF)
 engine.register_opts(CONF)
 middleware.register_opts(CONF)
+upgrade_levels.register_opts(CONF)

@@ -7,6 +7,7 @@ from swconfig.conf import database
 from swconfig.conf import default
 from swconfig.conf import engine
 from swconfig.conf import middleware
+from swconfig.conf import upgrade_levels
 
 #: The libraries whose options go into swconfig's sample configuration
 #: (etc/swconfig/swconfig-config-generator.conf): they are read from the
@@ -33,4 +34,5 @@ def list_opts() -> list:
         (coordination.group, coordination.opts),
         *database.list_opts(),
         *middleware.list_opts(),
+        (upgrade_levels.group, upgrade_levels.opts),
     ]

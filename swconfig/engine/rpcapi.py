@@ -21,8 +21,19 @@ API version history:
           of it (a GET of a client-derived TEMP_URL deployment).
     1.6 - create_software_deployment takes an ``idempotency_key``; sent
           (and 1.6 asked for) only when the client gave one.
+
+Rolling upgrades: ``[upgrade_levels] engine`` caps the version this client
+sends (oslo.messaging's ``version_cap``), so API servers of a new release
+can work with engines of an older one. Every call above 1.0 (a cap is
+never lower) first asks ``can_send_version``: it is sent in an older
+version when one means the same to the engine, and is otherwise refused
+with EngineUpgradeRequired (409) before anything is sent. Without that, an
+engine below the version fails the call (500), and a creation whose
+Idempotency-Key were dropped would no longer be idempotent. A method
+added here needs its entry in tests/unit/engine/test_rpc_upgrade.py.
 """
 
+import re
 import time
 from typing import Any
 
@@ -38,6 +49,45 @@ from swconfig.conf import CONF
 RPC_API_VERSION = '1.6'
 LOG = log.getLogger(__name__)
 AT_LEAST_ONCE = messaging.TransportOptions(at_least_once=True)
+#: Fields of a deployment creation that RPC API 1.1 added; a creation
+#: that sets none of them can still be sent as 1.0.
+_CREATE_FIELDS_SINCE_1_1 = ('signal_transport', 'name', 'timeout')
+
+
+def _version_tuple(version: str) -> tuple[int, int] | None:
+    match = re.fullmatch(r'(\d+)\.(\d+)', version)
+    return (int(match[1]), int(match[2])) if match else None
+
+
+def version_cap() -> str | None:
+    """``[upgrade_levels] engine``, checked: None when unset or empty.
+
+    oslo.messaging would take any string as a cap and fail (or send
+    nothing) only at the first call; the API builds its EngineAPI before
+    it serves, so a bad value stops it at start-up, on one line.
+
+    :raises ConfigurationError: the value is not MAJOR.MINOR, or not a
+        version of the engine RPC API this code speaks (a newer one would
+        let calls through that no engine of this release understands).
+    """
+    value = (CONF.upgrade_levels.engine or '').strip()
+    if not value:
+        return None
+    option = f'[upgrade_levels] engine = {value!r}'
+    wanted = _version_tuple(value)
+    if wanted is None:
+        raise exception.ConfigurationError(
+            reason=f'{option} is not an RPC API version; give the '
+                   f'MAJOR.MINOR version of the oldest engine still '
+                   f'running (e.g. 1.5), or leave it unset for no pin')
+    current = _version_tuple(RPC_API_VERSION) or (0, 0)
+    if wanted[0] != current[0] or wanted > current:
+        raise exception.ConfigurationError(
+            reason=f'{option} is not a version this release can pin to: '
+                   f'it speaks engine RPC API {current[0]}.0 to '
+                   f'{RPC_API_VERSION}; give the version of the oldest '
+                   f'engine still running, or leave it unset for no pin')
+    return value
 
 
 class EngineAPI:
@@ -48,13 +98,33 @@ class EngineAPI:
     def __init__(self, topic: str | None = None) -> None:
         target = messaging.Target(topic=topic or CONF.engine.topic,
                                   version=self.RPC_API_VERSION)
+        #: The rolling-upgrade pin; None: send what this release speaks.
+        self.version_cap = version_cap()
+        if self.version_cap is not None:
+            LOG.info('Engine RPC API pinned to %s ([upgrade_levels] '
+                     'engine): requests that need a newer engine are '
+                     'refused with 409 until the pin is lifted',
+                     self.version_cap)
         # retry: a call gives up reconnecting to a broker that is down
         # (oslo.messaging's default retries forever).
         self.client = rpc.get_client(
-            target, timeout=CONF.engine.rpc_response_timeout,
+            target, version_cap=self.version_cap,
+            timeout=CONF.engine.rpc_response_timeout,
             retry=CONF.engine.rpc_send_retries)
         # At most one helper per request thread of an API worker.
         self.runner = rpc.CallRunner(CONF.api.threads)
+
+    def _version(self, feature: str, *versions: str) -> str:
+        """The first of ``versions`` (newest first, each a form of the
+        call that means the same to the engine) that the pin allows.
+
+        :raises EngineUpgradeRequired: none is allowed; nothing was sent.
+        """
+        for version in versions:
+            if self.client.can_send_version(version):
+                return version
+        raise exception.EngineUpgradeRequired(
+            feature=feature, version=versions[-1], cap=self.version_cap)
 
     def _call(self, context: RequestContext, method: str, version: str,
               **kwargs: Any) -> Any:
@@ -101,12 +171,32 @@ class EngineAPI:
             self, context: RequestContext,
             request: deployment_request.DeploymentRequest,
             idempotency_key: str | None = None) -> dict:
-        if idempotency_key is None:
+        """Under a pin below 1.6 an Idempotency-Key is refused (409), not
+        dropped: its client retries on the promise that a retry creates
+        nothing twice. Without a key the request goes as 1.3's dict, or
+        as the same fields in keyword arguments to engines of 1.1 and 1.2
+        (their ``base_url`` was optional), or of 1.0 when it sets none of
+        the fields 1.1 added."""
+        if idempotency_key is not None:
+            version = self._version(
+                'A deployment creation with an Idempotency-Key', '1.6')
+            return self._call(context, 'create_software_deployment',
+                              version, request=request.to_dict(),
+                              idempotency_key=idempotency_key)
+        fields = request.to_dict()
+        if self.client.can_send_version('1.3'):
             return self._call(context, 'create_software_deployment', '1.3',
-                              request=request.to_dict())
-        return self._call(context, 'create_software_deployment', '1.6',
-                          request=request.to_dict(),
-                          idempotency_key=idempotency_key)
+                              request=fields)
+        uses_1_1 = any(fields[name] is not None
+                       for name in _CREATE_FIELDS_SINCE_1_1)
+        version = self._version(
+            'A deployment creation with signal_transport, name or timeout',
+            *(('1.1',) if uses_1_1 else ('1.1', '1.0')))
+        if version == '1.0':
+            fields = {name: value for name, value in fields.items()
+                      if name not in _CREATE_FIELDS_SINCE_1_1}
+        return self._call(context, 'create_software_deployment', version,
+                          **fields)
 
     def update_software_deployment(self, context: RequestContext,
                                    deployment_id: str,
@@ -117,49 +207,68 @@ class EngineAPI:
     def delete_software_deployment(self, context: RequestContext,
                                    deployment_id: str) -> dict | None:
         """None once deleted; the deployment (IN_PROGRESS) while its
-        component's DELETE entry runs first (engines of 1.4)."""
+        component's DELETE entry runs first (engines of 1.4). 1.0 under
+        any pin: older engines delete at once and answer None."""
         return self._call(context, 'delete_software_deployment', '1.0',
                           deployment_id=deployment_id)
 
     def run_deployment_action(self, context: RequestContext,
                               deployment_id: str,
                               action: str) -> dict | None:
-        return self._call(context, 'run_deployment_action', '1.4',
+        version = self._version('Running a deployment action', '1.4')
+        return self._call(context, 'run_deployment_action', version,
                           deployment_id=deployment_id, action=action)
 
     def trigger_deployment(self, context: RequestContext,
                            deployment_id: str, request: dict,
                            idempotency_key: str | None = None) -> dict:
-        """``{"software_deployment": ..., "created": bool}``."""
-        return self._call(context, 'trigger_deployment', '1.4',
+        """``{"software_deployment": ..., "created": bool}``. The
+        Idempotency-Key came with triggers in 1.4: no newer version."""
+        version = self._version('Triggering a deployment', '1.4')
+        return self._call(context, 'trigger_deployment', version,
                           deployment_id=deployment_id, request=request,
                           idempotency_key=idempotency_key)
 
     def cancel_deployment(self, context: RequestContext,
                           deployment_id: str) -> dict:
-        return self._call(context, 'cancel_deployment', '1.4',
+        version = self._version('Cancelling a deployment', '1.4')
+        return self._call(context, 'cancel_deployment', version,
                           deployment_id=deployment_id)
 
     def get_agent_config(self, context: RequestContext,
                          server_id: str) -> dict:
-        return self._call(context, 'get_agent_config', '1.1',
+        version = self._version('The agent configuration of a server',
+                                '1.1')
+        return self._call(context, 'get_agent_config', version,
                           server_id=server_id)
 
     def register_server(self, context: RequestContext,
                         server_id: str) -> dict:
-        return self._call(context, 'register_server', '1.2',
+        version = self._version('Registering a server', '1.2')
+        return self._call(context, 'register_server', version,
                           server_id=server_id)
 
     def unregister_server(self, context: RequestContext,
                           server_id: str) -> None:
-        return self._call(context, 'unregister_server', '1.2',
+        version = self._version('Unregistering a server', '1.2')
+        return self._call(context, 'unregister_server', version,
                           server_id=server_id)
 
     def apply_signal(self, context: RequestContext,
                      inbox_id: int) -> str | None:
         """Apply a stored signal now; what became of it (a call: the
-        caller answers with the result)."""
-        return self._call(context, 'apply_signal', '1.5',
+        caller answers with the result).
+
+        Under a pin below 1.5, 1.1's ``process_signal`` is *called*
+        instead of cast: the engine applies the signal before it answers,
+        as with 1.5, but does not report the outcome (None).
+        """
+        version = self._version('Applying a signal', '1.5', '1.1')
+        if version != '1.5':
+            self._call(context, 'process_signal', version,
+                       inbox_id=inbox_id)
+            return None
+        return self._call(context, 'apply_signal', version,
                           inbox_id=inbox_id)
 
     def process_signal(self, context: RequestContext, inbox_id: int) -> None:
@@ -168,10 +277,12 @@ class EngineAPI:
         The signal is already durable: if no engine can be reached the
         cast is dropped (with a warning) and the engines' sweep applies it.
         Applying it late is harmless, so the cast carries no deadline.
+        Under a pin below 1.1 nothing is sent (logged the same way).
         """
         context.rpc_deadline = None
         try:
-            self.client.prepare(version='1.1', retry=0).cast(
+            version = self._version('Applying a signal', '1.1')
+            self.client.prepare(version=version, retry=0).cast(
                 context, 'process_signal', inbox_id=inbox_id)
         except Exception as exc:
             LOG.warning('Could not hand stored signal %s to an engine (%s); '

@@ -27,6 +27,7 @@ from swconfig.conf import CONF
 from swconfig.engine import coordination
 from swconfig.engine import manager
 from swconfig.engine import periodics
+from swconfig.engine import rpcapi
 
 LOG = log.getLogger(__name__)
 
@@ -44,6 +45,9 @@ def check_config() -> None:
     transports.check_defaults(CONF.default_deployment_signal_transport,
                               CONF.default_software_config_transport)
     signing.keyring()
+    # Only the API sends under the pin, but the file is often shared: a
+    # bad value fails here too, not when an API server restarts later.
+    rpcapi.version_cap()
 
 
 class EngineService(service.Service):
