@@ -94,8 +94,22 @@ class DocumentPush(base.SharedTask):
                 for server in document_push.pending_servers())
 
     def handle(self, owned: Iterator[dict]) -> None:
+        """Push every owned server's document; one server's failure does
+        not hold up the others (a Swift outage must not stop the pushes to
+        Zaqar). An outage is raised at the end of the round, so the runner
+        backs off and logs it once."""
+        outage: Exception | None = None
         for server in owned:
-            document_push.push(server)
+            try:
+                document_push.push(server)
+            except Exception as exc:
+                if not is_outage(exc):
+                    LOG.exception('Could not push the document of server '
+                                  '%s; retried next round', server['id'])
+                elif outage is None:
+                    outage = exc
+        if outage is not None:
+            raise outage
 
 
 def table() -> list[base.PeriodicTask]:
