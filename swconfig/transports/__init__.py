@@ -143,9 +143,11 @@ def get_metadata(name: str | None) -> base.MetadataTransport:
 
 
 def _show_hooks() -> dict[str, base.SignalTransport]:
-    """The configured signal transports that look at a deployment when a
-    user shows it (``SignalTransport.poll_on_show``)."""
-    return {name: transport for name in available()
+    """The installed signal transports that look at a deployment when a
+    user shows it (``SignalTransport.poll_on_show``): configured or not,
+    since a config the client derived uses the client's own service (the
+    user's Swift account, not swconfig's)."""
+    return {name: transport for name in names(NAMESPACE)
             if type(transport := _load(NAMESPACE, name)).poll_on_show
             is not base.SignalTransport.poll_on_show}
 

@@ -218,7 +218,8 @@ class SignalTransport(_Plugin, abc.ABC):
         engine watches (a config the client derived, as Heat's clients
         do): fetch its signal with the caller's credentials and hand it
         to ``sink``. Returns whether a signal was applied. Never raises
-        for the transport's service being down: the GET still answers."""
+        for the transport's service being down: the GET still answers.
+        Called whether or not the operator configured the transport."""
         return False
 
 

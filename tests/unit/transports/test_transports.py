@@ -146,3 +146,42 @@ def test_client_temp_url_reads_the_callers_catalog_only():
     assert client_temp_url.storage_url(None, 'p') is None
     assert client_temp_url.storage_url('not json', 'p') is None
     assert client_temp_url.storage_url('[{"type": "identity"}]', 'p') is None
+
+
+@pytest.fixture
+def client_derived_deployment(monkeypatch):
+    """An IN_PROGRESS deployment whose config heatclient derived for
+    TEMP_URL_SIGNAL; records what the Swift transport is asked."""
+    asked = []
+    config = {'inputs': [
+        {'name': 'deploy_signal_transport', 'value': 'TEMP_URL_SIGNAL'},
+        {'name': 'deploy_signal_id', 'value': 'http://s/v1/AUTH_p/c/o'}]}
+    monkeypatch.setattr(transports.db_api, 'software_config_get',
+                        lambda context, config_id: config)
+    monkeypatch.setattr(
+        client_temp_url, 'poll',
+        lambda context, row, inputs, catalog, sink: asked.append(
+            (row['id'], inputs['deploy_signal_id'], catalog)) or True)
+    row = {'id': 'dep-1', 'config_id': 'cfg-1', 'status': 'IN_PROGRESS',
+           'source_config_id': None, 'action_revision': 1}
+    return row, asked
+
+
+def test_a_client_derived_signal_is_read_when_swift_is_not_ours(
+        client_derived_deployment):
+    """heatclient's TempURL lives in the user's Swift: the deployment is
+    polled on show even when swconfig has no [swift] of its own."""
+    row, asked = client_derived_deployment
+    assert 'TEMP_URL_SIGNAL' not in transports.available()
+    assert transports.poll_on_show(None, row, {'X-Service-Catalog': '[]'},
+                                   None)
+    assert asked == [('dep-1', 'http://s/v1/AUTH_p/c/o', '[]')]
+
+
+@pytest.mark.parametrize('change', [{'status': 'COMPLETE'},
+                                    {'source_config_id': 'src-1'}])
+def test_only_in_progress_client_derived_deployments_are_polled(
+        client_derived_deployment, change):
+    row, asked = client_derived_deployment
+    assert not transports.poll_on_show(None, row | change, {}, None)
+    assert asked == []
