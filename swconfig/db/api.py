@@ -17,8 +17,8 @@ import sqlalchemy as sa
 from swconfig.common import exception
 from swconfig.common import states
 from swconfig.common.context import RequestContext
-from swconfig.db import joins
 from swconfig.db import models
+from swconfig.db import queries
 from swconfig.db import session
 from swconfig.db.actions import request_key_add
 from swconfig.db.actions import request_key_get
@@ -87,25 +87,6 @@ __all__ = [
 ]
 
 
-def _visible_configs(context: RequestContext,
-                     all_projects: bool = False) -> sa.Select:
-    query = sa.select(models.SoftwareConfig)
-    if not (context.is_admin or all_projects):
-        query = query.where(
-            models.SoftwareConfig.tenant == context.project_id)
-    return query
-
-
-def _visible_deployments(context: RequestContext) -> sa.Select:
-    query = sa.select(models.SoftwareDeployment)
-    if not context.is_admin:
-        model = models.SoftwareDeployment
-        query = query.where(sa.or_(
-            model.tenant == context.project_id,
-            model.stack_user_project_id == context.project_id))
-    return query
-
-
 _CONFIG = models.SoftwareConfig.__table__
 _DEPLOYMENT = models.SoftwareDeployment.__table__
 _EVENT = models.DeploymentEvent.__table__
@@ -132,7 +113,7 @@ RENDER_DEPLOYMENT_COLUMNS = ('id', 'config_id', 'action', 'status',
 _SERVER_DEPLOYMENT_CONFIGS = (
     sa.select(*(_DEPLOYMENT.c[name].label(f'd_{name}')
                 for name in RENDER_DEPLOYMENT_COLUMNS),
-              *joins.labelled_columns(models.SoftwareConfig, 'c_'))
+              *queries.labelled_columns(models.SoftwareConfig, 'c_'))
     .join(_CONFIG, _DEPLOYMENT.c.config_id == _CONFIG.c.id)
     .where(_DEPLOYMENT.c.server_id == sa.bindparam('server_id'))
     .order_by(_DEPLOYMENT.c.created_at.asc(), _DEPLOYMENT.c.id.asc()))
@@ -149,18 +130,11 @@ _SERVER_DOCUMENT_STORE = (
 _INSERT_SERVER_CHANGE = sa.insert(_SERVER_CHANGE)
 
 
-def _new_row(table: sa.Table, values: dict) -> dict:
-    """A row as the table will hold it: every column, None by default."""
-    row = dict.fromkeys(table.columns.keys())
-    row.update(values)
-    return row
-
-
 # -- software configs -------------------------------------------------------
 
 @writer
 def software_config_create(context: RequestContext, values: dict) -> dict:
-    row = _new_row(_CONFIG, values)
+    row = queries.new_row(_CONFIG, values)
     row['created_at'] = row['created_at'] or timeutils.utcnow()
     context.session.connection().execute(_INSERT_CONFIG, row)
     return row
@@ -189,7 +163,7 @@ def software_config_get_all(context: RequestContext, limit: int | None = None,
     marker is looked up in any project and ignored when unknown.
     ``all_projects`` is for callers the global_index policy allowed."""
     model = models.SoftwareConfig
-    query = _visible_configs(context, all_projects).order_by(
+    query = queries.visible_configs(context, all_projects).order_by(
         model.created_at.desc(), model.id.desc())
     if marker:
         mark = context.session.get(model, marker)
@@ -214,7 +188,7 @@ def software_config_count(context: RequestContext) -> int:
 @oslo_db_api.retry_on_deadlock
 @writer
 def software_config_delete(context: RequestContext, config_id: str) -> None:
-    query = _visible_configs(context).where(
+    query = queries.visible_configs(context).where(
         models.SoftwareConfig.id == config_id)
     row = context.session.scalars(query).first()
     if row is None:
@@ -247,7 +221,7 @@ def _add_event(context: RequestContext, deployment_id: str, action: str | None,
 @writer
 def software_deployment_create(context: RequestContext, values: dict) -> dict:
     """Insert a deployment and its first event, in one transaction."""
-    row = _new_row(_DEPLOYMENT, values)
+    row = queries.new_row(_DEPLOYMENT, values)
     row['created_at'] = row['created_at'] or timeutils.utcnow()
     row['version'] = 1
     if row['action_revision'] is None:
@@ -267,7 +241,7 @@ def software_deployment_create(context: RequestContext, values: dict) -> dict:
 @reader
 def software_deployment_get(context: RequestContext,
                             deployment_id: str) -> dict:
-    query = _visible_deployments(context).where(
+    query = queries.visible_deployments(context).where(
         models.SoftwareDeployment.id == deployment_id)
     row = context.session.scalars(query).first()
     if row is None:
@@ -279,7 +253,7 @@ def software_deployment_get(context: RequestContext,
 def software_deployment_get_all(context: RequestContext,
                                 server_id: str | None = None) -> list[dict]:
     model = models.SoftwareDeployment
-    query = _visible_deployments(context).order_by(
+    query = queries.visible_deployments(context).order_by(
         model.created_at.asc(), model.id.asc())
     if server_id:
         query = query.where(model.server_id == server_id)
@@ -314,7 +288,8 @@ def software_deployment_update(context: RequestContext, deployment_id: str,
     any update given an ``event_reason`` (e.g. a progress message).
     """
     model = models.SoftwareDeployment
-    query = _visible_deployments(context).where(model.id == deployment_id)
+    query = queries.visible_deployments(context).where(
+        model.id == deployment_id)
     row = context.session.scalars(query).first()
     if row is None:
         raise exception.DeploymentNotFound(deployment_id=deployment_id)
@@ -349,7 +324,8 @@ def software_deployment_update(context: RequestContext, deployment_id: str,
 def software_deployment_delete(context: RequestContext,
                                deployment_id: str) -> dict:
     model = models.SoftwareDeployment
-    query = _visible_deployments(context).where(model.id == deployment_id)
+    query = queries.visible_deployments(context).where(
+        model.id == deployment_id)
     row = context.session.scalars(query).first()
     if row is None:
         raise exception.DeploymentNotFound(deployment_id=deployment_id)
@@ -539,7 +515,7 @@ def server_deployment_configs(context: RequestContext,
     ``RENDER_DEPLOYMENT_COLUMNS``."""
     rows = context.session.connection().execute(
         _SERVER_DEPLOYMENT_CONFIGS, {'server_id': server_id})
-    return [joins.split_row(row, deployment='d_', config='c_')
+    return [queries.split_row(row, deployment='d_', config='c_')
             for row in rows]
 
 
