@@ -30,6 +30,11 @@ from swconfig.db.agent_path import agent_server_document
 from swconfig.db.agent_path import agent_server_documents
 from swconfig.db.agent_path import agent_signal_insert
 from swconfig.db.agent_path import agent_signal_target
+from swconfig.db.configs import software_config_count
+from swconfig.db.configs import software_config_create
+from swconfig.db.configs import software_config_delete
+from swconfig.db.configs import software_config_get
+from swconfig.db.configs import software_config_get_all
 from swconfig.db.purge import purge_finished
 from swconfig.db.remote_transports import server_push_done
 from swconfig.db.remote_transports import server_push_pending
@@ -92,18 +97,12 @@ _DEPLOYMENT = models.SoftwareDeployment.__table__
 _EVENT = models.DeploymentEvent.__table__
 _SERVER = models.Server.__table__
 _SERVER_CHANGE = models.ServerChange.__table__
-# Compiled once: creating a deployment is a hot path (Core, not the ORM).
-_INSERT_CONFIG = sa.insert(_CONFIG)
 _INSERT_DEPLOYMENT = sa.insert(_DEPLOYMENT)
 _INSERT_EVENT = sa.insert(_EVENT)
 _INSERT_SERVER = sa.insert(_SERVER)
 _SERVER_LOCK = sa.select(*(column for column in _SERVER.columns
                            if column.key != 'document')).where(
     _SERVER.c.id == sa.bindparam('server_id')).with_for_update()
-_CONFIG_GET = sa.select(_CONFIG).where(
-    _CONFIG.c.id == sa.bindparam('config_id'))
-_CONFIG_GET_SCOPED = _CONFIG_GET.where(
-    _CONFIG.c.tenant == sa.bindparam('project_id'))
 # The renderer's input: every deployment of a server with its config.
 # Of a deployment only what ``metadata.stays_in_document`` and
 # ``document_changes`` read: decoding its inputs and outputs (JSON) and
@@ -129,83 +128,6 @@ _SERVER_DOCUMENT_STORE = (
 # change in the same transaction: API workers' metadata caches read it.
 _INSERT_SERVER_CHANGE = sa.insert(_SERVER_CHANGE)
 
-
-# -- software configs -------------------------------------------------------
-
-@writer
-def software_config_create(context: RequestContext, values: dict) -> dict:
-    row = queries.new_row(_CONFIG, values)
-    row['created_at'] = row['created_at'] or timeutils.utcnow()
-    context.session.connection().execute(_INSERT_CONFIG, row)
-    return row
-
-
-@reader
-def software_config_get(context: RequestContext, config_id: str) -> dict:
-    if context.is_admin:
-        found = context.session.connection().execute(
-            _CONFIG_GET, {'config_id': config_id})
-    else:
-        found = context.session.connection().execute(
-            _CONFIG_GET_SCOPED, {'config_id': config_id,
-                                 'project_id': context.project_id})
-    row = found.first()
-    if row is None:
-        raise exception.ConfigNotFound(config_id=config_id)
-    return row._asdict()
-
-
-@reader
-def software_config_get_all(context: RequestContext, limit: int | None = None,
-                            marker: str | None = None,
-                            all_projects: bool = False) -> list[dict]:
-    """Newest first (created_at, id descending), Heat's paging rules: the
-    marker is looked up in any project and ignored when unknown.
-    ``all_projects`` is for callers the global_index policy allowed."""
-    model = models.SoftwareConfig
-    query = queries.visible_configs(context, all_projects).order_by(
-        model.created_at.desc(), model.id.desc())
-    if marker:
-        mark = context.session.get(model, marker)
-        if mark is not None:
-            query = query.where(sa.or_(
-                model.created_at < mark.created_at,
-                sa.and_(model.created_at == mark.created_at,
-                        model.id < mark.id)))
-    if limit is not None:
-        query = query.limit(limit)
-    return [row.to_dict() for row in context.session.scalars(query)]
-
-
-@reader
-def software_config_count(context: RequestContext) -> int:
-    query = sa.select(sa.func.count()).select_from(
-        models.SoftwareConfig).where(
-            models.SoftwareConfig.tenant == context.project_id)
-    return context.session.scalar(query)
-
-
-@oslo_db_api.retry_on_deadlock
-@writer
-def software_config_delete(context: RequestContext, config_id: str) -> None:
-    query = queries.visible_configs(context).where(
-        models.SoftwareConfig.id == config_id)
-    row = context.session.scalars(query).first()
-    if row is None:
-        raise exception.ConfigNotFound(config_id=config_id)
-    deployment = models.SoftwareDeployment
-    referenced = context.session.scalar(
-        sa.select(deployment.id).where(sa.or_(
-            deployment.config_id == config_id,
-            deployment.source_config_id == config_id)).limit(1))
-    if referenced is not None:
-        raise exception.ConfigInUse(config_id=config_id)
-    try:
-        context.session.delete(row)
-        context.session.flush()
-    except db_exc.DBReferenceError:
-        # A deployment referencing it was committed in between.
-        raise exception.ConfigInUse(config_id=config_id)
 
 
 # -- software deployments ---------------------------------------------------
