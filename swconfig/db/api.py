@@ -20,9 +20,6 @@ from swconfig.common.context import RequestContext
 from swconfig.db import models
 from swconfig.db import queries
 from swconfig.db import session
-from swconfig.db.actions import request_key_add
-from swconfig.db.actions import request_key_get
-from swconfig.db.actions import request_key_purge
 from swconfig.db.actions import software_deployment_versions
 from swconfig.db.agent_path import agent_server_changes
 from swconfig.db.agent_path import agent_server_changes_purge
@@ -40,6 +37,9 @@ from swconfig.db.remote_transports import server_push_done
 from swconfig.db.remote_transports import server_push_pending
 from swconfig.db.remote_transports import signal_inbox_add_once
 from swconfig.db.remote_transports import software_deployments_waiting
+from swconfig.db.request_keys import request_key_add
+from swconfig.db.request_keys import request_key_get
+from swconfig.db.request_keys import request_key_purge
 from swconfig.db.session import is_outage
 from swconfig.db.session import reader
 from swconfig.db.session import writer
