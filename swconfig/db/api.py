@@ -35,7 +35,6 @@ from swconfig.db.configs import software_config_get_all
 from swconfig.db.purge import purge_finished
 from swconfig.db.remote_transports import server_push_done
 from swconfig.db.remote_transports import server_push_pending
-from swconfig.db.remote_transports import signal_inbox_add_once
 from swconfig.db.remote_transports import software_deployments_waiting
 from swconfig.db.request_keys import request_key_add
 from swconfig.db.request_keys import request_key_get
@@ -43,14 +42,15 @@ from swconfig.db.request_keys import request_key_purge
 from swconfig.db.session import is_outage
 from swconfig.db.session import reader
 from swconfig.db.session import writer
+from swconfig.db.signal_inbox import signal_inbox_add
+from swconfig.db.signal_inbox import signal_inbox_add_once
+from swconfig.db.signal_inbox import signal_inbox_claim
+from swconfig.db.signal_inbox import signal_inbox_finish
+from swconfig.db.signal_inbox import signal_inbox_first_pending
+from swconfig.db.signal_inbox import signal_inbox_pending
+from swconfig.db.signal_inbox import signal_inbox_pending_upto
 from swconfig.db.signals import deployment_events_add
 from swconfig.db.signals import signal_deployments_lock
-from swconfig.db.signals import signal_inbox_add
-from swconfig.db.signals import signal_inbox_claim
-from swconfig.db.signals import signal_inbox_finish
-from swconfig.db.signals import signal_inbox_first_pending
-from swconfig.db.signals import signal_inbox_pending
-from swconfig.db.signals import signal_inbox_pending_upto
 from swconfig.db.signals import software_deployments_apply
 
 # The facade: what the API and the engine may call. The signal inbox and

@@ -9,10 +9,7 @@ change and pushed by an engine, which clears the mark only if the
 document did not change again meanwhile.
 """
 
-from typing import Any
 
-from oslo_db import exception as db_exc
-from oslo_utils import timeutils
 import sqlalchemy as sa
 
 from swconfig.common import states
@@ -21,30 +18,8 @@ from swconfig.db import models
 from swconfig.db.session import reader
 from swconfig.db.session import writer
 
-_INBOX = models.SignalInbox.__table__
 _DEPLOYMENT = models.SoftwareDeployment.__table__
 _SERVER = models.Server.__table__
-
-
-@writer
-def _inbox_insert(context: RequestContext, values: dict) -> int:
-    return context.session.execute(
-        sa.insert(_INBOX).values(**values)).inserted_primary_key[0]
-
-
-def signal_inbox_add_once(context: RequestContext, deployment_id: str,
-                          action_revision: int, payload: Any,
-                          source_key: str) -> int | None:
-    """Store a fetched signal in a transaction of its own; None if the
-    signal with this ``source_key`` was stored before."""
-    try:
-        return _inbox_insert(context, {
-            'deployment_id': deployment_id,
-            'action_revision': action_revision, 'payload': payload,
-            'received_at': timeutils.utcnow(),
-            'request_id': context.request_id, 'source_key': source_key})
-    except db_exc.DBDuplicateEntry:
-        return None
 
 
 @reader

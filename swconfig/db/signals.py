@@ -11,51 +11,18 @@ hold up the API storing new signals.
 """
 
 import collections
-from typing import Any
 
-from oslo_db import api as oslo_db_api
 from oslo_utils import timeutils
 import sqlalchemy as sa
 
 from swconfig.common import exception
 from swconfig.common.context import RequestContext
 from swconfig.db import models
-from swconfig.db.session import reader
 from swconfig.db.session import writer
 
-_INBOX = models.SignalInbox.__table__
 _DEPLOYMENT = models.SoftwareDeployment.__table__
 _CONFIG = models.SoftwareConfig.__table__
 _EVENT = models.DeploymentEvent.__table__
-
-
-@oslo_db_api.retry_on_deadlock
-@writer
-def signal_inbox_add(context: RequestContext, deployment_id: str,
-                     action_revision: int, payload: Any) -> int:
-    row = models.SignalInbox(deployment_id=deployment_id,
-                             action_revision=action_revision,
-                             payload=payload,
-                             received_at=timeutils.utcnow(),
-                             request_id=context.request_id)
-    context.session.add(row)
-    context.session.flush()
-    return row.id
-
-
-@writer
-def signal_inbox_claim(context: RequestContext,
-                       inbox_ids: list[int]) -> list[dict]:
-    """Lock the still pending signals among ``inbox_ids`` for this
-    transaction, oldest first; those another engine holds are skipped.
-    Committing with ``signal_inbox_finish`` makes the claim final; a
-    signal left unfinished is pending again at commit."""
-    rows = context.session.execute(
-        sa.select(_INBOX)
-        .where(_INBOX.c.id.in_(inbox_ids), _INBOX.c.processed_at.is_(None))
-        .order_by(_INBOX.c.id)
-        .with_for_update(skip_locked=True))
-    return [row._asdict() for row in rows]
 
 
 @writer
@@ -77,33 +44,6 @@ def signal_deployments_lock(context: RequestContext,
     for row in found.values():
         row['outputs'] = outputs.get(row['config_id'])
     return found
-
-
-@reader
-def signal_inbox_first_pending(context: RequestContext,
-                               deployment_ids: list[str]) -> dict[str, int]:
-    """The oldest unprocessed signal of each deployment: one held by
-    another engine must be applied before a later one of ours."""
-    return dict(context.session.execute(
-        sa.select(_INBOX.c.deployment_id, sa.func.min(_INBOX.c.id))
-        .where(_INBOX.c.deployment_id.in_(deployment_ids),
-               _INBOX.c.processed_at.is_(None))
-        .group_by(_INBOX.c.deployment_id)).all())
-
-
-@writer
-def signal_inbox_finish(context: RequestContext,
-                        results: dict[int, str]) -> None:
-    """Mark claimed signals processed, each with its result: one
-    statement per distinct result."""
-    now = timeutils.utcnow()
-    by_result = collections.defaultdict(list)
-    for inbox_id, result in results.items():
-        by_result[result].append(inbox_id)
-    for result, inbox_ids in sorted(by_result.items()):
-        context.session.execute(
-            sa.update(_INBOX).where(_INBOX.c.id.in_(sorted(inbox_ids)))
-            .values(processed_at=now, result=result))
 
 
 @writer
@@ -149,25 +89,3 @@ def deployment_events_add(context: RequestContext, events: list[dict]) -> None:
         for event in events])
 
 
-@reader
-def signal_inbox_pending_upto(context: RequestContext, last_id: int,
-                              limit: int,
-                              after: int = 0) -> list[int]:
-    """Unprocessed signals stored after ``after`` and up to ``last_id``,
-    oldest first (one cast covers the signals an API worker stored
-    before it)."""
-    query = (sa.select(_INBOX.c.id)
-             .where(_INBOX.c.processed_at.is_(None), _INBOX.c.id > after,
-                    _INBOX.c.id <= last_id)
-             .order_by(_INBOX.c.id).limit(limit))
-    return list(context.session.scalars(query))
-
-
-@reader
-def signal_inbox_pending(context: RequestContext, received_before: Any,
-                         limit: int) -> list[int]:
-    query = (sa.select(_INBOX.c.id)
-             .where(_INBOX.c.processed_at.is_(None),
-                    _INBOX.c.received_at < received_before)
-             .order_by(_INBOX.c.id).limit(limit))
-    return list(context.session.scalars(query))
