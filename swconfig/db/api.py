@@ -7,20 +7,15 @@ object of another project is simply "not found". Functions return plain
 dicts, never live ORM objects.
 """
 
-from typing import Any
 
-from oslo_db import api as oslo_db_api
-from oslo_db import exception as db_exc
 from oslo_utils import timeutils
 import sqlalchemy as sa
 
 from swconfig.common import exception
-from swconfig.common import states
 from swconfig.common.context import RequestContext
 from swconfig.db import models
 from swconfig.db import queries
 from swconfig.db import session
-from swconfig.db.actions import software_deployment_versions
 from swconfig.db.agent_path import agent_server_changes
 from swconfig.db.agent_path import agent_server_changes_purge
 from swconfig.db.agent_path import agent_server_document
@@ -32,10 +27,23 @@ from swconfig.db.configs import software_config_create
 from swconfig.db.configs import software_config_delete
 from swconfig.db.configs import software_config_get
 from swconfig.db.configs import software_config_get_all
+from swconfig.db.deployments import deployment_events_add
+from swconfig.db.deployments import signal_deployments_lock
+from swconfig.db.deployments import software_deployment_count
+from swconfig.db.deployments import software_deployment_create
+from swconfig.db.deployments import software_deployment_delete
+from swconfig.db.deployments import software_deployment_event_get_all
+from swconfig.db.deployments import software_deployment_get
+from swconfig.db.deployments import software_deployment_get_all
+from swconfig.db.deployments import software_deployment_time_out
+from swconfig.db.deployments import software_deployment_timed_out
+from swconfig.db.deployments import software_deployment_update
+from swconfig.db.deployments import software_deployment_versions
+from swconfig.db.deployments import software_deployments_apply
+from swconfig.db.deployments import software_deployments_waiting
 from swconfig.db.purge import purge_finished
 from swconfig.db.remote_transports import server_push_done
 from swconfig.db.remote_transports import server_push_pending
-from swconfig.db.remote_transports import software_deployments_waiting
 from swconfig.db.request_keys import request_key_add
 from swconfig.db.request_keys import request_key_get
 from swconfig.db.request_keys import request_key_purge
@@ -49,9 +57,6 @@ from swconfig.db.signal_inbox import signal_inbox_finish
 from swconfig.db.signal_inbox import signal_inbox_first_pending
 from swconfig.db.signal_inbox import signal_inbox_pending
 from swconfig.db.signal_inbox import signal_inbox_pending_upto
-from swconfig.db.signals import deployment_events_add
-from swconfig.db.signals import signal_deployments_lock
-from swconfig.db.signals import software_deployments_apply
 
 # The facade: what the API and the engine may call. The signal inbox and
 # the agents' hot path live in modules of their own and are part of it.
@@ -97,8 +102,6 @@ _DEPLOYMENT = models.SoftwareDeployment.__table__
 _EVENT = models.DeploymentEvent.__table__
 _SERVER = models.Server.__table__
 _SERVER_CHANGE = models.ServerChange.__table__
-_INSERT_DEPLOYMENT = sa.insert(_DEPLOYMENT)
-_INSERT_EVENT = sa.insert(_EVENT)
 _INSERT_SERVER = sa.insert(_SERVER)
 _SERVER_LOCK = sa.select(*(column for column in _SERVER.columns
                            if column.key != 'document')).where(
@@ -129,143 +132,7 @@ _SERVER_DOCUMENT_STORE = (
 _INSERT_SERVER_CHANGE = sa.insert(_SERVER_CHANGE)
 
 
-
 # -- software deployments ---------------------------------------------------
-
-def _add_event(context: RequestContext, deployment_id: str, action: str | None,
-               old_status: str | None, new_status: str | None,
-               reason: str | None, when: Any) -> None:
-    context.session.add(models.DeploymentEvent(
-        deployment_id=deployment_id, created_at=when, action=action,
-        old_status=old_status, new_status=new_status, reason=reason))
-
-
-@writer
-def software_deployment_create(context: RequestContext, values: dict) -> dict:
-    """Insert a deployment and its first event, in one transaction."""
-    row = queries.new_row(_DEPLOYMENT, values)
-    row['created_at'] = row['created_at'] or timeutils.utcnow()
-    row['version'] = 1
-    if row['action_revision'] is None:
-        row['action_revision'] = 0
-    connection = context.session.connection()
-    try:
-        connection.execute(_INSERT_DEPLOYMENT, row)
-    except db_exc.DBReferenceError:
-        raise exception.ConfigNotFound(config_id=values.get('config_id'))
-    connection.execute(_INSERT_EVENT, {
-        'deployment_id': row['id'], 'created_at': row['created_at'],
-        'action': row['action'], 'old_status': None,
-        'new_status': row['status'], 'reason': row['status_reason']})
-    return row
-
-
-@reader
-def software_deployment_get(context: RequestContext,
-                            deployment_id: str) -> dict:
-    query = queries.visible_deployments(context).where(
-        models.SoftwareDeployment.id == deployment_id)
-    row = context.session.scalars(query).first()
-    if row is None:
-        raise exception.DeploymentNotFound(deployment_id=deployment_id)
-    return row.to_dict()
-
-
-@reader
-def software_deployment_get_all(context: RequestContext,
-                                server_id: str | None = None) -> list[dict]:
-    model = models.SoftwareDeployment
-    query = queries.visible_deployments(context).order_by(
-        model.created_at.asc(), model.id.asc())
-    if server_id:
-        query = query.where(model.server_id == server_id)
-    return [row.to_dict() for row in context.session.scalars(query)]
-
-
-@reader
-def software_deployment_count(context: RequestContext,
-                              at_most: int | None = None) -> int:
-    """The project's deployments; counting stops at ``at_most`` (a quota
-    check needs no more), so the cost does not grow with the table."""
-    model = models.SoftwareDeployment
-    rows = sa.select(sa.literal(1)).select_from(model).where(sa.or_(
-        model.tenant == context.project_id,
-        model.stack_user_project_id == context.project_id))
-    if at_most is not None:
-        rows = rows.limit(at_most)
-    query = sa.select(sa.func.count()).select_from(rows.subquery())
-    return context.session.scalar(query)
-
-
-@oslo_db_api.retry_on_deadlock
-@writer
-def software_deployment_update(context: RequestContext, deployment_id: str,
-                               expected_version: int, values: dict,
-                               event_reason: str | None = None) -> dict:
-    """Apply ``values`` only if the row is still at ``expected_version``.
-
-    Raises ConcurrentUpdate when another writer got there first, so the
-    caller can re-read and decide again: no update is ever lost. A change
-    of status is recorded as an event in the same transaction, and so is
-    any update given an ``event_reason`` (e.g. a progress message).
-    """
-    model = models.SoftwareDeployment
-    query = queries.visible_deployments(context).where(
-        model.id == deployment_id)
-    row = context.session.scalars(query).first()
-    if row is None:
-        raise exception.DeploymentNotFound(deployment_id=deployment_id)
-    if row.version != expected_version:
-        raise exception.ConcurrentUpdate(deployment_id=deployment_id)
-    old_status = row.status
-    values = dict(values, version=expected_version + 1)
-    values.setdefault('updated_at', timeutils.utcnow())
-    try:
-        changed = context.session.execute(
-            sa.update(model)
-            .where(model.id == deployment_id,
-                   model.version == expected_version)
-            .values(**values)
-            .execution_options(synchronize_session=False)).rowcount
-    except db_exc.DBReferenceError:
-        raise exception.ConfigNotFound(config_id=values.get('config_id'))
-    if changed != 1:
-        raise exception.ConcurrentUpdate(deployment_id=deployment_id)
-    context.session.expire(row)
-    row = context.session.get(model, deployment_id)
-    if event_reason is not None or (
-            'status' in values and values['status'] != old_status):
-        _add_event(context, deployment_id, row.action, old_status,
-                   row.status, event_reason or row.status_reason,
-                   row.updated_at)
-    return row.to_dict()
-
-
-@oslo_db_api.retry_on_deadlock
-@writer
-def software_deployment_delete(context: RequestContext,
-                               deployment_id: str) -> dict:
-    model = models.SoftwareDeployment
-    query = queries.visible_deployments(context).where(
-        model.id == deployment_id)
-    row = context.session.scalars(query).first()
-    if row is None:
-        raise exception.DeploymentNotFound(deployment_id=deployment_id)
-    context.session.execute(
-        sa.delete(models.DeploymentEvent).where(
-            models.DeploymentEvent.deployment_id == deployment_id))
-    context.session.delete(row)
-    return row.to_dict()
-
-
-@reader
-def software_deployment_event_get_all(context: RequestContext,
-                                      deployment_id: str) -> list[dict]:
-    software_deployment_get(context, deployment_id)  # visibility check
-    query = sa.select(models.DeploymentEvent).where(
-        models.DeploymentEvent.deployment_id == deployment_id).order_by(
-            models.DeploymentEvent.id.asc())
-    return [row.to_dict() for row in context.session.scalars(query)]
 
 
 @reader
@@ -292,61 +159,6 @@ def server_document_get(context: RequestContext,
     if stack_user is None:
         raise exception.ServerOwnedByOtherProject(server_id=server_id)
     return row.document
-
-
-def _signal_waiting(model: Any) -> sa.Exists:
-    """A signal of the deployment's current action, stored by its
-    deadline and not applied yet: it decides the action, not the
-    timeout."""
-    inbox = models.SignalInbox
-    return sa.exists().where(
-        inbox.deployment_id == model.id,
-        inbox.action_revision == model.action_revision,
-        inbox.processed_at.is_(None),
-        inbox.received_at <= model.timeout_at)
-
-
-@reader
-def software_deployment_timed_out(context: RequestContext, now: Any,
-                                  limit: int) -> list[dict]:
-    """IN_PROGRESS deployments whose deadline passed before ``now``, but
-    those a stored signal is waiting for."""
-    model = models.SoftwareDeployment
-    query = (sa.select(model)
-             .where(model.status == states.IN_PROGRESS,
-                    model.timeout_at < now, ~_signal_waiting(model))
-             .order_by(model.timeout_at).limit(limit))
-    return [row.to_dict() for row in context.session.scalars(query)]
-
-
-@oslo_db_api.retry_on_deadlock
-@writer
-def software_deployment_time_out(context: RequestContext, deployment_id: str,
-                                 expected_version: int,
-                                 reason: str) -> bool:
-    """FAIL a deployment past its deadline with ``reason``, and record the
-    event; False (nothing written) if it changed since it was read or a
-    signal stored by its deadline is waiting. One conditional statement,
-    so a signal committed after ``software_deployment_timed_out`` read
-    the deployment still wins."""
-    model = models.SoftwareDeployment
-    now = timeutils.utcnow()
-    changed = context.session.execute(
-        sa.update(model)
-        .where(model.id == deployment_id,
-               model.version == expected_version,
-               model.status == states.IN_PROGRESS,
-               ~_signal_waiting(model))
-        .values(status=states.FAILED, status_reason=reason,
-                version=expected_version + 1, updated_at=now)
-        .execution_options(synchronize_session=False)).rowcount
-    if changed != 1:
-        return False
-    action = context.session.scalar(
-        sa.select(model.action).where(model.id == deployment_id))
-    _add_event(context, deployment_id, action, states.IN_PROGRESS,
-               states.FAILED, reason, now)
-    return True
 
 
 # -- servers ----------------------------------------------------------------

@@ -12,7 +12,6 @@ document did not change again meanwhile.
 
 import sqlalchemy as sa
 
-from swconfig.common import states
 from swconfig.common.context import RequestContext
 from swconfig.db import models
 from swconfig.db.session import reader
@@ -20,23 +19,6 @@ from swconfig.db.session import writer
 
 _DEPLOYMENT = models.SoftwareDeployment.__table__
 _SERVER = models.Server.__table__
-
-
-@reader
-def software_deployments_waiting(context: RequestContext, transport: str,
-                                 deployment_ids: list[str] | None = None
-                                 ) -> list[dict]:
-    """The IN_PROGRESS deployments of ``transport`` (among
-    ``deployment_ids`` if given): what its workers watch."""
-    query = sa.select(_DEPLOYMENT.c.id, _DEPLOYMENT.c.server_id,
-                      _DEPLOYMENT.c.action_revision).where(
-        _DEPLOYMENT.c.status == states.IN_PROGRESS,
-        _DEPLOYMENT.c.signal_transport == transport)
-    if deployment_ids is not None:
-        if not deployment_ids:
-            return []
-        query = query.where(_DEPLOYMENT.c.id.in_(deployment_ids))
-    return [row._asdict() for row in context.session.execute(query)]
 
 
 @reader
