@@ -10,17 +10,12 @@ dicts, never live ORM objects.
 import sqlalchemy as sa
 
 from swconfig.db import session
-from swconfig.db.agent_path import agent_server_changes
-from swconfig.db.agent_path import agent_server_changes_purge
-from swconfig.db.agent_path import agent_server_document
-from swconfig.db.agent_path import agent_server_documents
-from swconfig.db.agent_path import agent_signal_insert
-from swconfig.db.agent_path import agent_signal_target
 from swconfig.db.configs import software_config_count
 from swconfig.db.configs import software_config_create
 from swconfig.db.configs import software_config_delete
 from swconfig.db.configs import software_config_get
 from swconfig.db.configs import software_config_get_all
+from swconfig.db.deployments import agent_signal_target
 from swconfig.db.deployments import deployment_events_add
 from swconfig.db.deployments import signal_deployments_lock
 from swconfig.db.deployments import software_deployment_count
@@ -39,6 +34,10 @@ from swconfig.db.purge import purge_finished
 from swconfig.db.request_keys import request_key_add
 from swconfig.db.request_keys import request_key_get
 from swconfig.db.request_keys import request_key_purge
+from swconfig.db.servers import agent_server_changes
+from swconfig.db.servers import agent_server_changes_purge
+from swconfig.db.servers import agent_server_document
+from swconfig.db.servers import agent_server_documents
 from swconfig.db.servers import server_claim
 from swconfig.db.servers import server_delete
 from swconfig.db.servers import server_deployment_configs
@@ -52,6 +51,7 @@ from swconfig.db.servers import server_push_pending
 from swconfig.db.session import is_outage
 from swconfig.db.session import reader
 from swconfig.db.session import writer
+from swconfig.db.signal_inbox import agent_signal_insert
 from swconfig.db.signal_inbox import signal_inbox_add
 from swconfig.db.signal_inbox import signal_inbox_add_once
 from swconfig.db.signal_inbox import signal_inbox_claim

@@ -36,6 +36,8 @@ from swconfig.common import states
 from swconfig.common.context import RequestContext
 from swconfig.db import models
 from swconfig.db import queries
+from swconfig.db.agent_path import agent_engine
+from swconfig.db.agent_path import hot_statement
 from swconfig.db.session import reader
 from swconfig.db.session import writer
 
@@ -45,6 +47,11 @@ _EVENT = models.DeploymentEvent.__table__
 # Built once: creating a deployment is a hot path (Core, not the ORM).
 _INSERT_DEPLOYMENT = sa.insert(_DEPLOYMENT)
 _INSERT_EVENT = sa.insert(_EVENT)
+# What the API checks an agent's signal against (``agent_path``).
+_SIGNAL_TARGET = hot_statement(sa.select(
+    _DEPLOYMENT.c.action_revision, _DEPLOYMENT.c.status,
+    _DEPLOYMENT.c.status_reason).where(
+    _DEPLOYMENT.c.id == sa.bindparam('deployment_id')))
 
 
 @writer
@@ -171,6 +178,16 @@ def _add_event(context: RequestContext, deployment_id: str, action: str | None,
     context.session.add(models.DeploymentEvent(
         deployment_id=deployment_id, created_at=when, action=action,
         old_status=old_status, new_status=new_status, reason=reason))
+
+
+def agent_signal_target(deployment_id: str) -> dict | None:
+    """The deployment's current ``action_revision``, ``status`` and
+    ``status_reason``, for the signal-acceptance rule (None when there is
+    no such deployment); read once more on a fresh connection if the
+    pooled one was dead."""
+    engine, statements = agent_engine()
+    return statements[_SIGNAL_TARGET].first(
+        engine, {'deployment_id': deployment_id})
 
 
 # -- events ------------------------------------------------------------------

@@ -19,10 +19,13 @@ deployments changes.
 
 Storing a server's document and removing a server each log a change
 (``server_change``) in the same transaction: the API workers' metadata
-caches read that log. Documents of servers that poll Swift or
-Zaqar are also marked for an engine to push, which clears the mark only
-if the document did not change again meanwhile.
+caches read that log. Documents of servers that poll Swift or Zaqar are
+also marked for an engine to push, which clears the mark only if the
+document did not change again meanwhile.
 """
+
+from collections.abc import Sequence
+from typing import Any
 
 from oslo_utils import timeutils
 import sqlalchemy as sa
@@ -31,13 +34,15 @@ from swconfig.common import exception
 from swconfig.common.context import RequestContext
 from swconfig.db import models
 from swconfig.db import queries
+from swconfig.db.agent_path import agent_engine
+from swconfig.db.agent_path import hot_statement
 from swconfig.db.session import reader
 from swconfig.db.session import writer
 
 _CONFIG = models.SoftwareConfig.__table__
 _DEPLOYMENT = models.SoftwareDeployment.__table__
 _SERVER = models.Server.__table__
-_SERVER_CHANGE = models.ServerChange.__table__
+_CHANGE = models.ServerChange.__table__
 _INSERT_SERVER = sa.insert(_SERVER)
 _SERVER_LOCK = sa.select(*(column for column in _SERVER.columns
                            if column.key != 'document')).where(
@@ -63,7 +68,25 @@ _SERVER_DOCUMENT_STORE = (
             document_revision=sa.bindparam('revision'),
             updated_at=sa.bindparam('now'),
             push_pending=sa.bindparam('push')))
-_INSERT_SERVER_CHANGE = sa.insert(_SERVER_CHANGE)
+_INSERT_CHANGE = sa.insert(_CHANGE)
+
+# The agents' hot path (``agent_path``): metadata polls.
+_VALIDATORS = (_SERVER.c.etag, _SERVER.c.updated_at, _SERVER.c.token_revision)
+_HEAD = hot_statement(sa.select(*_VALIDATORS).where(
+    _SERVER.c.id == sa.bindparam('server_id')))
+# With the owner, for the tenant view (swconfig.api.tenant_metadata).
+_GET = hot_statement(sa.select(*_VALIDATORS, _SERVER.c.document,
+                               _SERVER.c.tenant).where(
+    _SERVER.c.id == sa.bindparam('server_id')))
+# The document only when the agent's copy is stale: a 304 reads no blob.
+_GET_UNLESS = hot_statement(sa.select(
+    *_VALIDATORS,
+    sa.case((_SERVER.c.etag == sa.bindparam('etag'), sa.null()),
+            else_=_SERVER.c.document).label('document')).where(
+    _SERVER.c.id == sa.bindparam('server_id')))
+_CHANGES_AFTER = hot_statement(
+    sa.select(_CHANGE.c.id, _CHANGE.c.server_id).where(
+        _CHANGE.c.id > sa.bindparam('after')).order_by(_CHANGE.c.id))
 
 
 @writer
@@ -139,7 +162,7 @@ def server_delete(context: RequestContext, server_id: str) -> None:
     if in_use is not None:
         raise exception.ServerInUse(server_id=server_id)
     context.session.delete(row)
-    context.session.connection().execute(_INSERT_SERVER_CHANGE, {
+    context.session.connection().execute(_INSERT_CHANGE, {
         'server_id': server_id, 'changed_at': timeutils.utcnow()})
 
 
@@ -200,7 +223,7 @@ def server_document_store(context: RequestContext, server_id: str,
         'push': push}).rowcount
     if changed != 1:
         return False
-    connection.execute(_INSERT_SERVER_CHANGE,
+    connection.execute(_INSERT_CHANGE,
                        {'server_id': server_id, 'changed_at': now})
     return True
 
@@ -229,3 +252,62 @@ def server_push_done(context: RequestContext, server_id: str,
         .where(_SERVER.c.id == server_id,
                _SERVER.c.document_revision == document_revision)
         .values(push_pending=False)).rowcount == 1
+
+
+# -- the agents' hot path: polls, and the metadata caches of API workers ---
+
+def agent_server_document(server_id: str, with_document: bool = True,
+                          unless_etag: str | None = None) -> dict | None:
+    """The validators of a server's pre-rendered document, and the
+    document itself if ``with_document`` (but None when its ETag is
+    ``unless_etag``): one primary-key read in one round trip."""
+    engine, statements = agent_engine()
+    if not with_document:
+        return statements[_HEAD].first(engine, {'server_id': server_id})
+    if unless_etag is not None:
+        return statements[_GET_UNLESS].first(
+            engine, {'server_id': server_id, 'etag': unless_etag})
+    return statements[_GET].first(engine, {'server_id': server_id})
+
+
+def agent_server_documents(after: str | None, limit: int) -> list[dict]:
+    """Up to ``limit`` servers with their documents, validators and owner
+    (as ``agent_server_document`` gives them), in server id order from
+    the first id above ``after``: a metadata cache warming up."""
+    engine, _statements = agent_engine()
+    query = sa.select(_SERVER.c.id, *_VALIDATORS, _SERVER.c.document,
+                      _SERVER.c.tenant).order_by(_SERVER.c.id).limit(limit)
+    if after is not None:
+        query = query.where(_SERVER.c.id > after)
+    with engine.connect() as connection:  # once per worker start
+        return [dict(row._mapping) for row in connection.execute(query)]
+
+
+def agent_server_changes(after: int | None, missing: Sequence[int] = (),
+                         latest: int = 1000) -> list[tuple[int, str]]:
+    """``(id, server_id)`` of the logged server changes with an id above
+    ``after`` or in ``missing``, in id order; with ``after`` None, the
+    ``latest`` ones (where a metadata cache starts)."""
+    engine, statements = agent_engine()
+    if after is None:  # once per worker start: not compiled
+        with engine.connect() as connection:
+            return sorted(tuple(row) for row in connection.execute(
+                sa.select(_CHANGE.c.id, _CHANGE.c.server_id)
+                .order_by(_CHANGE.c.id.desc()).limit(latest)))
+    rows = statements[_CHANGES_AFTER].rows(engine, {'after': after})
+    if missing:
+        # Rare (a transaction still open or rolled back): not compiled.
+        with engine.connect() as connection:
+            rows.extend(tuple(row) for row in connection.execute(
+                sa.select(_CHANGE.c.id, _CHANGE.c.server_id).where(
+                    _CHANGE.c.id.in_(list(missing)))))
+        rows.sort()
+    return rows
+
+
+def agent_server_changes_purge(before: Any) -> int:
+    """Delete the server changes logged before ``before``; how many."""
+    engine, _statements = agent_engine()
+    with engine.begin() as connection:
+        return connection.execute(_CHANGE.delete().where(
+            _CHANGE.c.changed_at < before)).rowcount

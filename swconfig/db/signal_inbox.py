@@ -15,11 +15,11 @@
 """The signal inbox: every signal is stored here before its sender is
 answered, and claimed and applied exactly once by the engines.
 
-Agents' signals arrive through the API (``signal_inbox_add``, or
-``agent_signal_insert`` on the agents' hot path); signals the engines
-fetch from Swift or Zaqar enter the same inbox keyed by where they came
-from (``signal_inbox_add_once``), so fetching one twice (two engines
-around a takeover, a retry after a lost answer) stores it once.
+Agents' signals arrive on the agents' hot path (``agent_signal_insert``)
+and API users' through the API (``signal_inbox_add``); signals the
+engines fetch from Swift or Zaqar enter the same inbox keyed by where
+they came from (``signal_inbox_add_once``), so fetching one twice (two
+engines around a takeover, a retry after a lost answer) stores it once.
 
 An engine applies a batch of signals in one write transaction: it claims
 the pending inbox rows with a locking read that skips rows another engine
@@ -38,10 +38,20 @@ import sqlalchemy as sa
 
 from swconfig.common.context import RequestContext
 from swconfig.db import models
+from swconfig.db.agent_path import agent_engine
+from swconfig.db.agent_path import hot_statement
 from swconfig.db.session import reader
 from swconfig.db.session import writer
 
 _INBOX = models.SignalInbox.__table__
+# The agents' hot path (``agent_path``): storing a signal.
+_SIGNAL_INSERT = hot_statement(_INBOX.insert().values(
+    deployment_id=sa.bindparam('deployment_id'),
+    action_revision=sa.bindparam('action_revision'),
+    payload=sa.bindparam('payload', type_=_INBOX.c.payload.type),
+    received_at=sa.bindparam('received_at',
+                             type_=_INBOX.c.received_at.type),
+    request_id=sa.bindparam('request_id')))
 
 
 @oslo_db_api.retry_on_deadlock
@@ -58,6 +68,19 @@ def signal_inbox_add(context: RequestContext, deployment_id: str,
     context.session.add(row)
     context.session.flush()
     return row.id
+
+
+def agent_signal_insert(deployment_id: str, action_revision: int,
+                        payload: Any, request_id: str | None = None) -> int:
+    """Store an agent's signal durably, with the id of the request that
+    brought it (the engine logs it when it applies the signal); the inbox
+    row's id. Never retried: an INSERT whose answer was lost might have
+    happened."""
+    engine, statements = agent_engine()
+    return statements[_SIGNAL_INSERT].insert_one(engine, {
+        'deployment_id': deployment_id, 'action_revision': action_revision,
+        'payload': payload, 'received_at': timeutils.utcnow(),
+        'request_id': request_id})
 
 
 @writer
