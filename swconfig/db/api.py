@@ -1,106 +1,110 @@
-"""The database facade: ``<entity>_<verb>(context, ...)`` functions.
+# Copyright 2026 swconfig developers
+#
+#    Licensed under the Apache License, Version 2.0 (the "License"); you may
+#    not use this file except in compliance with the License. You may obtain
+#    a copy of the License at
+#
+#         http://www.apache.org/licenses/LICENSE-2.0
+#
+#    Unless required by applicable law or agreed to in writing, software
+#    distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+#    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+#    License for the specific language governing permissions and limitations
+#    under the License.
+
+"""The database facade: what the API and the engine call, as
+``db_api.<entity>_<verb>(context, ...)``.
+
+Each function lives in the module of the entity it reads or writes, and
+is listed here once:
+
+* ``configs``: software configs (``software_config_*``).
+* ``deployments``: software deployments and their events, versions and
+  timeouts, the signal applier's batch writes, what the Swift and Zaqar
+  workers wait for, and the target of an agent's signal
+  (``software_deployment*``, ``deployment_events_add``,
+  ``signal_deployments_lock``, ``agent_signal_target``).
+* ``servers``: servers, their metadata documents, change log and push
+  marks (``server_*``, ``agent_server_*``).
+* ``signal_inbox``: the signal inbox (``signal_inbox_*``,
+  ``agent_signal_insert``).
+* ``request_keys``: the Idempotency-Keys of requests that made
+  deployments (``request_key_*``).
+* ``purge``: what finished deployments leave behind (``purge_finished``).
+* ``session``: the transaction context and the database's health
+  (``reader``, ``writer``, ``ping``, ``is_outage``).
 
 Readers and writers use oslo.db's enginefacade with the request context as
 the transaction holder. Every query that returns project data is scoped to
 the caller's project inside the query itself (admins are not scoped), so an
 object of another project is simply "not found". Functions return plain
-dicts, never live ORM objects.
+dicts, never live ORM objects. The ``agent_*`` functions take no context:
+they run on the agents' hot-path engine (``agent_path``), never in a
+caller's transaction.
 """
 
-import sqlalchemy as sa
-
+from swconfig.db import configs
+from swconfig.db import deployments
+from swconfig.db import purge
+from swconfig.db import request_keys
+from swconfig.db import servers
 from swconfig.db import session
-from swconfig.db.configs import software_config_count
-from swconfig.db.configs import software_config_create
-from swconfig.db.configs import software_config_delete
-from swconfig.db.configs import software_config_get
-from swconfig.db.configs import software_config_get_all
-from swconfig.db.deployments import agent_signal_target
-from swconfig.db.deployments import deployment_events_add
-from swconfig.db.deployments import signal_deployments_lock
-from swconfig.db.deployments import software_deployment_count
-from swconfig.db.deployments import software_deployment_create
-from swconfig.db.deployments import software_deployment_delete
-from swconfig.db.deployments import software_deployment_event_get_all
-from swconfig.db.deployments import software_deployment_get
-from swconfig.db.deployments import software_deployment_get_all
-from swconfig.db.deployments import software_deployment_time_out
-from swconfig.db.deployments import software_deployment_timed_out
-from swconfig.db.deployments import software_deployment_update
-from swconfig.db.deployments import software_deployment_versions
-from swconfig.db.deployments import software_deployments_apply
-from swconfig.db.deployments import software_deployments_waiting
-from swconfig.db.purge import purge_finished
-from swconfig.db.request_keys import request_key_add
-from swconfig.db.request_keys import request_key_get
-from swconfig.db.request_keys import request_key_purge
-from swconfig.db.servers import agent_server_changes
-from swconfig.db.servers import agent_server_changes_purge
-from swconfig.db.servers import agent_server_document
-from swconfig.db.servers import agent_server_documents
-from swconfig.db.servers import server_claim
-from swconfig.db.servers import server_delete
-from swconfig.db.servers import server_deployment_configs
-from swconfig.db.servers import server_document_get
-from swconfig.db.servers import server_document_store
-from swconfig.db.servers import server_get
-from swconfig.db.servers import server_get_all
-from swconfig.db.servers import server_owner
-from swconfig.db.servers import server_push_done
-from swconfig.db.servers import server_push_pending
-from swconfig.db.session import is_outage
-from swconfig.db.session import reader
-from swconfig.db.session import writer
-from swconfig.db.signal_inbox import agent_signal_insert
-from swconfig.db.signal_inbox import signal_inbox_add
-from swconfig.db.signal_inbox import signal_inbox_add_once
-from swconfig.db.signal_inbox import signal_inbox_claim
-from swconfig.db.signal_inbox import signal_inbox_finish
-from swconfig.db.signal_inbox import signal_inbox_first_pending
-from swconfig.db.signal_inbox import signal_inbox_pending
-from swconfig.db.signal_inbox import signal_inbox_pending_upto
+from swconfig.db import signal_inbox
 
-# The facade: what the API and the engine may call. The signal inbox and
-# the agents' hot path live in modules of their own and are part of it.
-__all__ = [
-    'reader', 'writer', 'ping', 'is_outage',
-    # software configs
-    'software_config_create', 'software_config_get',
-    'software_config_get_all', 'software_config_count',
-    'software_config_delete',
-    # software deployments and their events
-    'software_deployment_create', 'software_deployment_get',
-    'software_deployment_get_all', 'software_deployment_count',
-    'software_deployment_update', 'software_deployment_delete',
-    'software_deployment_event_get_all', 'software_deployment_timed_out',
-    'software_deployment_time_out',
-    'deployment_events_add',
-    # servers and their metadata documents
-    'server_claim', 'server_get', 'server_get_all', 'server_owner',
-    'server_delete', 'server_document_get', 'server_deployment_configs',
-    'server_document_store',
-    # the signal inbox
-    'signal_inbox_add', 'signal_inbox_claim', 'signal_inbox_finish',
-    'signal_inbox_first_pending', 'signal_inbox_pending',
-    'signal_inbox_pending_upto', 'signal_deployments_lock',
-    'software_deployments_apply',
-    # the agents' hot path
-    'agent_server_document', 'agent_server_documents',
-    'agent_signal_target', 'agent_signal_insert',
-    'agent_server_changes', 'agent_server_changes_purge',
-    # the Swift and Zaqar transports' workers
-    'signal_inbox_add_once', 'software_deployments_waiting',
-    'server_push_pending', 'server_push_done',
-    # purging what finished deployments leave behind
-    'purge_finished',
-    # deployment actions: idempotency keys of triggers, long polls
-    'request_key_get', 'request_key_add', 'request_key_purge',
-    'software_deployment_versions',
-]
+software_config_count = configs.software_config_count
+software_config_create = configs.software_config_create
+software_config_delete = configs.software_config_delete
+software_config_get = configs.software_config_get
+software_config_get_all = configs.software_config_get_all
 
+agent_signal_target = deployments.agent_signal_target
+deployment_events_add = deployments.deployment_events_add
+signal_deployments_lock = deployments.signal_deployments_lock
+software_deployment_count = deployments.software_deployment_count
+software_deployment_create = deployments.software_deployment_create
+software_deployment_delete = deployments.software_deployment_delete
+software_deployment_event_get_all = (
+    deployments.software_deployment_event_get_all)
+software_deployment_get = deployments.software_deployment_get
+software_deployment_get_all = deployments.software_deployment_get_all
+software_deployment_time_out = deployments.software_deployment_time_out
+software_deployment_timed_out = deployments.software_deployment_timed_out
+software_deployment_update = deployments.software_deployment_update
+software_deployment_versions = deployments.software_deployment_versions
+software_deployments_apply = deployments.software_deployments_apply
+software_deployments_waiting = deployments.software_deployments_waiting
 
-def ping() -> None:
-    """One round trip to the database (for the health check); raises
-    what the driver raises when it is unreachable."""
-    with session.get_engine().connect() as connection:
-        connection.execute(sa.text('SELECT 1'))
+agent_server_changes = servers.agent_server_changes
+agent_server_changes_purge = servers.agent_server_changes_purge
+agent_server_document = servers.agent_server_document
+agent_server_documents = servers.agent_server_documents
+server_claim = servers.server_claim
+server_delete = servers.server_delete
+server_deployment_configs = servers.server_deployment_configs
+server_document_get = servers.server_document_get
+server_document_store = servers.server_document_store
+server_get = servers.server_get
+server_get_all = servers.server_get_all
+server_owner = servers.server_owner
+server_push_done = servers.server_push_done
+server_push_pending = servers.server_push_pending
+
+agent_signal_insert = signal_inbox.agent_signal_insert
+signal_inbox_add = signal_inbox.signal_inbox_add
+signal_inbox_add_once = signal_inbox.signal_inbox_add_once
+signal_inbox_claim = signal_inbox.signal_inbox_claim
+signal_inbox_finish = signal_inbox.signal_inbox_finish
+signal_inbox_first_pending = signal_inbox.signal_inbox_first_pending
+signal_inbox_pending = signal_inbox.signal_inbox_pending
+signal_inbox_pending_upto = signal_inbox.signal_inbox_pending_upto
+
+request_key_add = request_keys.request_key_add
+request_key_get = request_keys.request_key_get
+request_key_purge = request_keys.request_key_purge
+
+purge_finished = purge.purge_finished
+
+is_outage = session.is_outage
+ping = session.ping
+reader = session.reader
+writer = session.writer
