@@ -43,6 +43,8 @@ _CONFIG_GET_SCOPED = _CONFIG_GET.where(
 
 @writer
 def software_config_create(context: RequestContext, values: dict) -> dict:
+    """Insert a config; the row as stored, not read back (every
+    deployment creation derives one)."""
     row = queries.new_row(_CONFIG, values)
     row['created_at'] = row['created_at'] or timeutils.utcnow()
     context.session.connection().execute(_INSERT_CONFIG, row)
@@ -51,6 +53,8 @@ def software_config_create(context: RequestContext, values: dict) -> dict:
 
 @reader
 def software_config_get(context: RequestContext, config_id: str) -> dict:
+    """A config of the caller's project (any, for an admin);
+    ConfigNotFound for one of another project too."""
     if context.is_admin:
         found = context.session.connection().execute(
             _CONFIG_GET, {'config_id': config_id})
@@ -88,6 +92,7 @@ def software_config_get_all(context: RequestContext, limit: int | None = None,
 
 @reader
 def software_config_count(context: RequestContext) -> int:
+    """The project's configs, for its quota."""
     query = sa.select(sa.func.count()).select_from(
         models.SoftwareConfig).where(
             models.SoftwareConfig.tenant == context.project_id)
@@ -97,6 +102,8 @@ def software_config_count(context: RequestContext) -> int:
 @oslo_db_api.retry_on_deadlock
 @writer
 def software_config_delete(context: RequestContext, config_id: str) -> None:
+    """Delete a config; ConfigInUse while a deployment uses it as its
+    config or its source, so no deployment loses what it runs."""
     query = queries.visible_configs(context).where(
         models.SoftwareConfig.id == config_id)
     row = context.session.scalars(query).first()

@@ -77,6 +77,7 @@ def software_deployment_create(context: RequestContext, values: dict) -> dict:
 @reader
 def software_deployment_get(context: RequestContext,
                             deployment_id: str) -> dict:
+    """A deployment the caller may see; DeploymentNotFound otherwise."""
     query = queries.visible_deployments(context).where(
         models.SoftwareDeployment.id == deployment_id)
     row = context.session.scalars(query).first()
@@ -88,6 +89,8 @@ def software_deployment_get(context: RequestContext,
 @reader
 def software_deployment_get_all(context: RequestContext,
                                 server_id: str | None = None) -> list[dict]:
+    """The deployments the caller may see (of ``server_id`` only, if
+    given), oldest first."""
     model = models.SoftwareDeployment
     query = queries.visible_deployments(context).order_by(
         model.created_at.asc(), model.id.asc())
@@ -159,6 +162,9 @@ def software_deployment_update(context: RequestContext, deployment_id: str,
 @writer
 def software_deployment_delete(context: RequestContext,
                                deployment_id: str) -> dict:
+    """Delete a deployment and its events; the row as it was, for the
+    caller to remove its derived config, render its server's document
+    again and clean up its signal transport."""
     model = models.SoftwareDeployment
     query = queries.visible_deployments(context).where(
         model.id == deployment_id)
@@ -195,6 +201,8 @@ def agent_signal_target(deployment_id: str) -> dict | None:
 @reader
 def software_deployment_event_get_all(context: RequestContext,
                                       deployment_id: str) -> list[dict]:
+    """A deployment's events, oldest first; DeploymentNotFound for a
+    deployment the caller may not see."""
     software_deployment_get(context, deployment_id)  # visibility check
     query = sa.select(models.DeploymentEvent).where(
         models.DeploymentEvent.deployment_id == deployment_id).order_by(

@@ -126,6 +126,8 @@ def server_claim(context: RequestContext, server_id: str, base_url: str | None,
 
 @reader
 def server_get(context: RequestContext, server_id: str) -> dict:
+    """A server of the caller's project (any, for an admin);
+    ServerNotFound otherwise."""
     row = context.session.get(models.Server, server_id)
     if row is None or (row.tenant != context.project_id
                        and not context.is_admin):
@@ -135,6 +137,8 @@ def server_get(context: RequestContext, server_id: str) -> dict:
 
 @reader
 def server_get_all(context: RequestContext) -> list[dict]:
+    """The servers of the caller's project (all, for an admin), oldest
+    first."""
     model = models.Server
     query = sa.select(model).order_by(model.created_at, model.id)
     if not context.is_admin:

@@ -31,10 +31,14 @@ writer = context_manager.writer
 
 
 def get_engine() -> sa.engine.Engine:
+    """The facade's engine, for what runs outside its transactions:
+    migrations, ``ping``, and the agent path (which makes its own engine
+    on the same URL)."""
     return context_manager.writer.get_engine()
 
 
 def dispose_engine() -> None:
+    """Close the pooled connections (e.g. when a tool is done)."""
     context_manager.dispose_pool()
 
 
