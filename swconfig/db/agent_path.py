@@ -1,19 +1,32 @@
-"""The agents' hot path: metadata polls and signal stores on an autocommit
-engine of their own. Part of the DB facade (``swconfig.db.api``)."""
+# Copyright 2026 swconfig developers
+#
+#    Licensed under the Apache License, Version 2.0 (the "License"); you may
+#    not use this file except in compliance with the License. You may obtain
+#    a copy of the License at
+#
+#         http://www.apache.org/licenses/LICENSE-2.0
+#
+#    Unless required by applicable law or agreed to in writing, software
+#    distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+#    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+#    License for the specific language governing permissions and limitations
+#    under the License.
 
-from collections.abc import Sequence
+"""The agents' hot path: the autocommit engine of its own that metadata
+polls and agents' signals run on, and the statements compiled once for
+it. The functions that run them live with their entities
+(``swconfig.db.servers``, ``deployments``, ``signal_inbox``); each
+declares its statements here with ``hot_statement``.
+"""
+
 import threading
 from typing import Any
 
-from oslo_utils import timeutils
 import sqlalchemy as sa
 
 from swconfig.conf import CONF
-from swconfig.db import models
 from swconfig.db import session
 
-# -- the agents' hot path -----------------------------------------------------
-#
 # Agents poll every 30 s and signal in bursts, so these statements run far
 # more often than anything else. They go through a small engine of their
 # own, in autocommit mode: each statement is its own transaction, so a read
@@ -26,6 +39,29 @@ from swconfig.db import session
 
 _AGENT_ENGINE: tuple[Any, sa.engine.Engine, dict] | None = None
 _AGENT_ENGINE_LOCK = threading.Lock()
+_HOT_STATEMENTS: list['HotStatement'] = []
+
+
+class HotStatement:
+    """A statement of the agents' hot path, declared by the module that
+    runs it (see ``hot_statement``); the key of its compiled form in
+    what ``agent_engine`` returns."""
+
+    __slots__ = ('statement',)
+
+    def __init__(self, statement: Any) -> None:
+        self.statement = statement
+
+
+def hot_statement(statement: Any) -> HotStatement:
+    """Declare a hot-path statement (at import time): compiled once for
+    every agent engine, the current one included."""
+    hot = HotStatement(statement)
+    with _AGENT_ENGINE_LOCK:
+        _HOT_STATEMENTS.append(hot)
+        if _AGENT_ENGINE is not None:
+            _AGENT_ENGINE[2][hot] = Prepared(_AGENT_ENGINE[1], statement)
+    return hot
 
 
 def _in_memory(url: sa.engine.URL) -> bool:
@@ -56,9 +92,10 @@ def _create_agent_engine(source: sa.engine.Engine) -> sa.engine.Engine:
         return sa.create_engine(source.url, **options)
 
 
-def _agent() -> tuple[sa.engine.Engine, dict]:
-    """The agent path's engine and its compiled statements, on the same
-    database as the facade (also when a test patched the facade)."""
+def agent_engine() -> tuple[sa.engine.Engine,
+                             dict[HotStatement, 'Prepared']]:
+    """The agent path's engine and its compiled hot statements, on the
+    same database as the facade (also when a test patched the facade)."""
     global _AGENT_ENGINE
     source = session.get_engine()
     current = _AGENT_ENGINE
@@ -73,8 +110,8 @@ def _agent() -> tuple[sa.engine.Engine, dict]:
             with engine.connect():
                 pass  # the dialect learns the server before compiling
             current = (source, engine, {
-                name: _Prepared(engine, statement)
-                for name, statement in _AGENT_STATEMENTS.items()})
+                hot: Prepared(engine, hot.statement)
+                for hot in _HOT_STATEMENTS})
             _AGENT_ENGINE = current
     return current[1], current[2]
 
@@ -85,7 +122,7 @@ def _autocommit(engine: sa.engine.Engine) -> bool:
         current[0] is not engine)
 
 
-class _Prepared:
+class Prepared:
     """A Core statement compiled once for one engine's dialect and run on
     a raw pooled DBAPI cursor, with the column types' bind and result
     processing (e.g. JSON columns, SQLite's timestamps stored as text).
@@ -172,118 +209,3 @@ class _Prepared:
         """The new row's primary key. Never retried: an INSERT whose
         answer was lost may have happened."""
         return self._execute(engine, params, retry=False)
-
-
-_SERVER = models.Server.__table__
-_VALIDATORS = (_SERVER.c.etag, _SERVER.c.updated_at, _SERVER.c.token_revision)
-_DEPLOYMENT = models.SoftwareDeployment.__table__
-_INBOX = models.SignalInbox.__table__
-_CHANGE = models.ServerChange.__table__
-_AGENT_STATEMENTS = {
-    'head': sa.select(*_VALIDATORS).where(
-        _SERVER.c.id == sa.bindparam('server_id')),
-    # With the owner, for the tenant view (swconfig.api.tenant_metadata).
-    'get': sa.select(*_VALIDATORS, _SERVER.c.document,
-                     _SERVER.c.tenant).where(
-        _SERVER.c.id == sa.bindparam('server_id')),
-    # The document only when the agent's copy is stale: a 304 reads no
-    # blob.
-    'get_unless': sa.select(
-        *_VALIDATORS,
-        sa.case((_SERVER.c.etag == sa.bindparam('etag'), sa.null()),
-                else_=_SERVER.c.document).label('document')).where(
-        _SERVER.c.id == sa.bindparam('server_id')),
-    'signal_target': sa.select(
-        _DEPLOYMENT.c.action_revision, _DEPLOYMENT.c.status,
-        _DEPLOYMENT.c.status_reason).where(
-        _DEPLOYMENT.c.id == sa.bindparam('deployment_id')),
-    'signal_insert': _INBOX.insert().values(
-        deployment_id=sa.bindparam('deployment_id'),
-        action_revision=sa.bindparam('action_revision'),
-        payload=sa.bindparam('payload', type_=_INBOX.c.payload.type),
-        received_at=sa.bindparam('received_at',
-                                 type_=_INBOX.c.received_at.type),
-        request_id=sa.bindparam('request_id')),
-    'changes_after': sa.select(_CHANGE.c.id, _CHANGE.c.server_id).where(
-        _CHANGE.c.id > sa.bindparam('after')).order_by(_CHANGE.c.id),
-}
-
-
-def agent_server_document(server_id: str, with_document: bool = True,
-                          unless_etag: str | None = None) -> dict | None:
-    """The validators of a server's pre-rendered document, and the
-    document itself if ``with_document`` (but None when its ETag is
-    ``unless_etag``): one primary-key read in one round trip."""
-    engine, statements = _agent()
-    if not with_document:
-        return statements['head'].first(engine, {'server_id': server_id})
-    if unless_etag is not None:
-        return statements['get_unless'].first(
-            engine, {'server_id': server_id, 'etag': unless_etag})
-    return statements['get'].first(engine, {'server_id': server_id})
-
-
-def agent_signal_target(deployment_id: str) -> dict | None:
-    """The deployment's current ``action_revision``, ``status`` and
-    ``status_reason``, for the signal-acceptance rule (None when there is
-    no such deployment); read once more on a fresh connection if the
-    pooled one was dead."""
-    engine, statements = _agent()
-    return statements['signal_target'].first(
-        engine, {'deployment_id': deployment_id})
-
-
-def agent_signal_insert(deployment_id: str, action_revision: int,
-                        payload: Any, request_id: str | None = None) -> int:
-    """Store an agent's signal durably, with the id of the request that
-    brought it (the engine logs it when it applies the signal); the inbox
-    row's id. Never retried: an INSERT whose answer was lost might have
-    happened."""
-    engine, statements = _agent()
-    return statements['signal_insert'].insert_one(engine, {
-        'deployment_id': deployment_id, 'action_revision': action_revision,
-        'payload': payload, 'received_at': timeutils.utcnow(),
-        'request_id': request_id})
-
-
-def agent_server_changes(after: int | None, missing: Sequence[int] = (),
-                         latest: int = 1000) -> list[tuple[int, str]]:
-    """``(id, server_id)`` of the logged server changes with an id above
-    ``after`` or in ``missing``, in id order; with ``after`` None, the
-    ``latest`` ones (where a metadata cache starts)."""
-    engine, statements = _agent()
-    if after is None:  # once per worker start: not compiled
-        with engine.connect() as connection:
-            return sorted(tuple(row) for row in connection.execute(
-                sa.select(_CHANGE.c.id, _CHANGE.c.server_id)
-                .order_by(_CHANGE.c.id.desc()).limit(latest)))
-    rows = statements['changes_after'].rows(engine, {'after': after})
-    if missing:
-        # Rare (a transaction still open or rolled back): not compiled.
-        with engine.connect() as connection:
-            rows.extend(tuple(row) for row in connection.execute(
-                sa.select(_CHANGE.c.id, _CHANGE.c.server_id).where(
-                    _CHANGE.c.id.in_(list(missing)))))
-        rows.sort()
-    return rows
-
-
-def agent_server_documents(after: str | None, limit: int) -> list[dict]:
-    """Up to ``limit`` servers with their documents, validators and owner
-    (as ``agent_server_document`` gives them), in server id order from
-    the first id above ``after``: a metadata cache warming up."""
-    engine, _statements = _agent()
-    query = sa.select(_SERVER.c.id, *_VALIDATORS, _SERVER.c.document,
-                      _SERVER.c.tenant).order_by(_SERVER.c.id).limit(limit)
-    if after is not None:
-        query = query.where(_SERVER.c.id > after)
-    with engine.connect() as connection:  # once per worker start
-        return [dict(row._mapping) for row in connection.execute(query)]
-
-
-def agent_server_changes_purge(before: Any) -> int:
-    """Delete the server changes logged before ``before``; how many."""
-    engine, _statements = _agent()
-    with engine.begin() as connection:
-        return connection.execute(_CHANGE.delete().where(
-            _CHANGE.c.changed_at < before)).rowcount

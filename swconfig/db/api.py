@@ -1,571 +1,110 @@
-"""The database facade: ``<entity>_<verb>(context, ...)`` functions.
+# Copyright 2026 swconfig developers
+#
+#    Licensed under the Apache License, Version 2.0 (the "License"); you may
+#    not use this file except in compliance with the License. You may obtain
+#    a copy of the License at
+#
+#         http://www.apache.org/licenses/LICENSE-2.0
+#
+#    Unless required by applicable law or agreed to in writing, software
+#    distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+#    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+#    License for the specific language governing permissions and limitations
+#    under the License.
+
+"""The database facade: what the API and the engine call, as
+``db_api.<entity>_<verb>(context, ...)``.
+
+Each function lives in the module of the entity it reads or writes, and
+is listed here once:
+
+* ``configs``: software configs (``software_config_*``).
+* ``deployments``: software deployments and their events, versions and
+  timeouts, the signal applier's batch writes, what the Swift and Zaqar
+  workers wait for, and the target of an agent's signal
+  (``software_deployment*``, ``deployment_events_add``,
+  ``signal_deployments_lock``, ``agent_signal_target``).
+* ``servers``: servers, their metadata documents, change log and push
+  marks (``server_*``, ``agent_server_*``).
+* ``signal_inbox``: the signal inbox (``signal_inbox_*``,
+  ``agent_signal_insert``).
+* ``request_keys``: the Idempotency-Keys of requests that made
+  deployments (``request_key_*``).
+* ``purge``: what finished deployments leave behind (``purge_finished``).
+* ``session``: the transaction context and the database's health
+  (``reader``, ``writer``, ``ping``, ``is_outage``).
 
 Readers and writers use oslo.db's enginefacade with the request context as
 the transaction holder. Every query that returns project data is scoped to
 the caller's project inside the query itself (admins are not scoped), so an
 object of another project is simply "not found". Functions return plain
-dicts, never live ORM objects.
+dicts, never live ORM objects. The ``agent_*`` functions take no context:
+they run on the agents' hot-path engine (``agent_path``), never in a
+caller's transaction.
 """
 
-from typing import Any
-
-from oslo_db import api as oslo_db_api
-from oslo_db import exception as db_exc
-from oslo_utils import timeutils
-import sqlalchemy as sa
-
-from swconfig.common import exception
-from swconfig.common import states
-from swconfig.common.context import RequestContext
-from swconfig.db import joins
-from swconfig.db import models
+from swconfig.db import configs
+from swconfig.db import deployments
+from swconfig.db import purge
+from swconfig.db import request_keys
+from swconfig.db import servers
 from swconfig.db import session
-from swconfig.db.actions import request_key_add
-from swconfig.db.actions import request_key_get
-from swconfig.db.actions import request_key_purge
-from swconfig.db.actions import software_deployment_versions
-from swconfig.db.agent_path import agent_server_changes
-from swconfig.db.agent_path import agent_server_changes_purge
-from swconfig.db.agent_path import agent_server_document
-from swconfig.db.agent_path import agent_server_documents
-from swconfig.db.agent_path import agent_signal_insert
-from swconfig.db.agent_path import agent_signal_target
-from swconfig.db.purge import purge_finished
-from swconfig.db.remote_transports import server_push_done
-from swconfig.db.remote_transports import server_push_pending
-from swconfig.db.remote_transports import signal_inbox_add_once
-from swconfig.db.remote_transports import software_deployments_waiting
-from swconfig.db.session import is_outage
-from swconfig.db.session import reader
-from swconfig.db.session import writer
-from swconfig.db.signals import deployment_events_add
-from swconfig.db.signals import signal_deployments_lock
-from swconfig.db.signals import signal_inbox_add
-from swconfig.db.signals import signal_inbox_claim
-from swconfig.db.signals import signal_inbox_finish
-from swconfig.db.signals import signal_inbox_first_pending
-from swconfig.db.signals import signal_inbox_pending
-from swconfig.db.signals import signal_inbox_pending_upto
-from swconfig.db.signals import software_deployments_apply
-
-# The facade: what the API and the engine may call. The signal inbox and
-# the agents' hot path live in modules of their own and are part of it.
-__all__ = [
-    'reader', 'writer', 'ping', 'is_outage',
-    # software configs
-    'software_config_create', 'software_config_get',
-    'software_config_get_all', 'software_config_count',
-    'software_config_delete',
-    # software deployments and their events
-    'software_deployment_create', 'software_deployment_get',
-    'software_deployment_get_all', 'software_deployment_count',
-    'software_deployment_update', 'software_deployment_delete',
-    'software_deployment_event_get_all', 'software_deployment_timed_out',
-    'software_deployment_time_out',
-    'deployment_events_add',
-    # servers and their metadata documents
-    'server_claim', 'server_get', 'server_get_all', 'server_owner',
-    'server_delete', 'server_document_get', 'server_deployment_configs',
-    'server_document_store',
-    # the signal inbox
-    'signal_inbox_add', 'signal_inbox_claim', 'signal_inbox_finish',
-    'signal_inbox_first_pending', 'signal_inbox_pending',
-    'signal_inbox_pending_upto', 'signal_deployments_lock',
-    'software_deployments_apply',
-    # the agents' hot path
-    'agent_server_document', 'agent_server_documents',
-    'agent_signal_target', 'agent_signal_insert',
-    'agent_server_changes', 'agent_server_changes_purge',
-    # the Swift and Zaqar transports' workers
-    'signal_inbox_add_once', 'software_deployments_waiting',
-    'server_push_pending', 'server_push_done',
-    # purging what finished deployments leave behind
-    'purge_finished',
-    # deployment actions: idempotency keys of triggers, long polls
-    'request_key_get', 'request_key_add', 'request_key_purge',
-    'software_deployment_versions',
-]
-
-
-def _visible_configs(context: RequestContext,
-                     all_projects: bool = False) -> sa.Select:
-    query = sa.select(models.SoftwareConfig)
-    if not (context.is_admin or all_projects):
-        query = query.where(
-            models.SoftwareConfig.tenant == context.project_id)
-    return query
-
-
-def _visible_deployments(context: RequestContext) -> sa.Select:
-    query = sa.select(models.SoftwareDeployment)
-    if not context.is_admin:
-        model = models.SoftwareDeployment
-        query = query.where(sa.or_(
-            model.tenant == context.project_id,
-            model.stack_user_project_id == context.project_id))
-    return query
-
-
-_CONFIG = models.SoftwareConfig.__table__
-_DEPLOYMENT = models.SoftwareDeployment.__table__
-_EVENT = models.DeploymentEvent.__table__
-_SERVER = models.Server.__table__
-_SERVER_CHANGE = models.ServerChange.__table__
-# Compiled once: creating a deployment is a hot path (Core, not the ORM).
-_INSERT_CONFIG = sa.insert(_CONFIG)
-_INSERT_DEPLOYMENT = sa.insert(_DEPLOYMENT)
-_INSERT_EVENT = sa.insert(_EVENT)
-_INSERT_SERVER = sa.insert(_SERVER)
-_SERVER_LOCK = sa.select(*(column for column in _SERVER.columns
-                           if column.key != 'document')).where(
-    _SERVER.c.id == sa.bindparam('server_id')).with_for_update()
-_CONFIG_GET = sa.select(_CONFIG).where(
-    _CONFIG.c.id == sa.bindparam('config_id'))
-_CONFIG_GET_SCOPED = _CONFIG_GET.where(
-    _CONFIG.c.tenant == sa.bindparam('project_id'))
-# The renderer's input: every deployment of a server with its config.
-# Of a deployment only what ``metadata.stays_in_document`` and
-# ``document_changes`` read: decoding its inputs and outputs (JSON) and
-# timestamps was a third of a render's CPU.
-RENDER_DEPLOYMENT_COLUMNS = ('id', 'config_id', 'action', 'status',
-                             'status_reason')
-_SERVER_DEPLOYMENT_CONFIGS = (
-    sa.select(*(_DEPLOYMENT.c[name].label(f'd_{name}')
-                for name in RENDER_DEPLOYMENT_COLUMNS),
-              *joins.labelled_columns(models.SoftwareConfig, 'c_'))
-    .join(_CONFIG, _DEPLOYMENT.c.config_id == _CONFIG.c.id)
-    .where(_DEPLOYMENT.c.server_id == sa.bindparam('server_id'))
-    .order_by(_DEPLOYMENT.c.created_at.asc(), _DEPLOYMENT.c.id.asc()))
-_SERVER_DOCUMENT_STORE = (
-    sa.update(_SERVER)
-    .where(_SERVER.c.id == sa.bindparam('server_id'),
-           _SERVER.c.document_revision == sa.bindparam('expected_revision'))
-    .values(document=sa.bindparam('document'), etag=sa.bindparam('etag'),
-            document_revision=sa.bindparam('revision'),
-            updated_at=sa.bindparam('now'),
-            push_pending=sa.bindparam('push')))
-# Every write of a server's document, token revision or existence logs a
-# change in the same transaction: API workers' metadata caches read it.
-_INSERT_SERVER_CHANGE = sa.insert(_SERVER_CHANGE)
-
-
-def _new_row(table: sa.Table, values: dict) -> dict:
-    """A row as the table will hold it: every column, None by default."""
-    row = dict.fromkeys(table.columns.keys())
-    row.update(values)
-    return row
-
-
-# -- software configs -------------------------------------------------------
-
-@writer
-def software_config_create(context: RequestContext, values: dict) -> dict:
-    row = _new_row(_CONFIG, values)
-    row['created_at'] = row['created_at'] or timeutils.utcnow()
-    context.session.connection().execute(_INSERT_CONFIG, row)
-    return row
-
-
-@reader
-def software_config_get(context: RequestContext, config_id: str) -> dict:
-    if context.is_admin:
-        found = context.session.connection().execute(
-            _CONFIG_GET, {'config_id': config_id})
-    else:
-        found = context.session.connection().execute(
-            _CONFIG_GET_SCOPED, {'config_id': config_id,
-                                 'project_id': context.project_id})
-    row = found.first()
-    if row is None:
-        raise exception.ConfigNotFound(config_id=config_id)
-    return row._asdict()
-
-
-@reader
-def software_config_get_all(context: RequestContext, limit: int | None = None,
-                            marker: str | None = None,
-                            all_projects: bool = False) -> list[dict]:
-    """Newest first (created_at, id descending), Heat's paging rules: the
-    marker is looked up in any project and ignored when unknown.
-    ``all_projects`` is for callers the global_index policy allowed."""
-    model = models.SoftwareConfig
-    query = _visible_configs(context, all_projects).order_by(
-        model.created_at.desc(), model.id.desc())
-    if marker:
-        mark = context.session.get(model, marker)
-        if mark is not None:
-            query = query.where(sa.or_(
-                model.created_at < mark.created_at,
-                sa.and_(model.created_at == mark.created_at,
-                        model.id < mark.id)))
-    if limit is not None:
-        query = query.limit(limit)
-    return [row.to_dict() for row in context.session.scalars(query)]
-
-
-@reader
-def software_config_count(context: RequestContext) -> int:
-    query = sa.select(sa.func.count()).select_from(
-        models.SoftwareConfig).where(
-            models.SoftwareConfig.tenant == context.project_id)
-    return context.session.scalar(query)
-
-
-@oslo_db_api.retry_on_deadlock
-@writer
-def software_config_delete(context: RequestContext, config_id: str) -> None:
-    query = _visible_configs(context).where(
-        models.SoftwareConfig.id == config_id)
-    row = context.session.scalars(query).first()
-    if row is None:
-        raise exception.ConfigNotFound(config_id=config_id)
-    deployment = models.SoftwareDeployment
-    referenced = context.session.scalar(
-        sa.select(deployment.id).where(sa.or_(
-            deployment.config_id == config_id,
-            deployment.source_config_id == config_id)).limit(1))
-    if referenced is not None:
-        raise exception.ConfigInUse(config_id=config_id)
-    try:
-        context.session.delete(row)
-        context.session.flush()
-    except db_exc.DBReferenceError:
-        # A deployment referencing it was committed in between.
-        raise exception.ConfigInUse(config_id=config_id)
-
-
-# -- software deployments ---------------------------------------------------
-
-def _add_event(context: RequestContext, deployment_id: str, action: str | None,
-               old_status: str | None, new_status: str | None,
-               reason: str | None, when: Any) -> None:
-    context.session.add(models.DeploymentEvent(
-        deployment_id=deployment_id, created_at=when, action=action,
-        old_status=old_status, new_status=new_status, reason=reason))
-
-
-@writer
-def software_deployment_create(context: RequestContext, values: dict) -> dict:
-    """Insert a deployment and its first event, in one transaction."""
-    row = _new_row(_DEPLOYMENT, values)
-    row['created_at'] = row['created_at'] or timeutils.utcnow()
-    row['version'] = 1
-    if row['action_revision'] is None:
-        row['action_revision'] = 0
-    connection = context.session.connection()
-    try:
-        connection.execute(_INSERT_DEPLOYMENT, row)
-    except db_exc.DBReferenceError:
-        raise exception.ConfigNotFound(config_id=values.get('config_id'))
-    connection.execute(_INSERT_EVENT, {
-        'deployment_id': row['id'], 'created_at': row['created_at'],
-        'action': row['action'], 'old_status': None,
-        'new_status': row['status'], 'reason': row['status_reason']})
-    return row
-
-
-@reader
-def software_deployment_get(context: RequestContext,
-                            deployment_id: str) -> dict:
-    query = _visible_deployments(context).where(
-        models.SoftwareDeployment.id == deployment_id)
-    row = context.session.scalars(query).first()
-    if row is None:
-        raise exception.DeploymentNotFound(deployment_id=deployment_id)
-    return row.to_dict()
-
-
-@reader
-def software_deployment_get_all(context: RequestContext,
-                                server_id: str | None = None) -> list[dict]:
-    model = models.SoftwareDeployment
-    query = _visible_deployments(context).order_by(
-        model.created_at.asc(), model.id.asc())
-    if server_id:
-        query = query.where(model.server_id == server_id)
-    return [row.to_dict() for row in context.session.scalars(query)]
-
-
-@reader
-def software_deployment_count(context: RequestContext,
-                              at_most: int | None = None) -> int:
-    """The project's deployments; counting stops at ``at_most`` (a quota
-    check needs no more), so the cost does not grow with the table."""
-    model = models.SoftwareDeployment
-    rows = sa.select(sa.literal(1)).select_from(model).where(sa.or_(
-        model.tenant == context.project_id,
-        model.stack_user_project_id == context.project_id))
-    if at_most is not None:
-        rows = rows.limit(at_most)
-    query = sa.select(sa.func.count()).select_from(rows.subquery())
-    return context.session.scalar(query)
-
-
-@oslo_db_api.retry_on_deadlock
-@writer
-def software_deployment_update(context: RequestContext, deployment_id: str,
-                               expected_version: int, values: dict,
-                               event_reason: str | None = None) -> dict:
-    """Apply ``values`` only if the row is still at ``expected_version``.
-
-    Raises ConcurrentUpdate when another writer got there first, so the
-    caller can re-read and decide again: no update is ever lost. A change
-    of status is recorded as an event in the same transaction, and so is
-    any update given an ``event_reason`` (e.g. a progress message).
-    """
-    model = models.SoftwareDeployment
-    query = _visible_deployments(context).where(model.id == deployment_id)
-    row = context.session.scalars(query).first()
-    if row is None:
-        raise exception.DeploymentNotFound(deployment_id=deployment_id)
-    if row.version != expected_version:
-        raise exception.ConcurrentUpdate(deployment_id=deployment_id)
-    old_status = row.status
-    values = dict(values, version=expected_version + 1)
-    values.setdefault('updated_at', timeutils.utcnow())
-    try:
-        changed = context.session.execute(
-            sa.update(model)
-            .where(model.id == deployment_id,
-                   model.version == expected_version)
-            .values(**values)
-            .execution_options(synchronize_session=False)).rowcount
-    except db_exc.DBReferenceError:
-        raise exception.ConfigNotFound(config_id=values.get('config_id'))
-    if changed != 1:
-        raise exception.ConcurrentUpdate(deployment_id=deployment_id)
-    context.session.expire(row)
-    row = context.session.get(model, deployment_id)
-    if event_reason is not None or (
-            'status' in values and values['status'] != old_status):
-        _add_event(context, deployment_id, row.action, old_status,
-                   row.status, event_reason or row.status_reason,
-                   row.updated_at)
-    return row.to_dict()
-
-
-@oslo_db_api.retry_on_deadlock
-@writer
-def software_deployment_delete(context: RequestContext,
-                               deployment_id: str) -> dict:
-    model = models.SoftwareDeployment
-    query = _visible_deployments(context).where(model.id == deployment_id)
-    row = context.session.scalars(query).first()
-    if row is None:
-        raise exception.DeploymentNotFound(deployment_id=deployment_id)
-    context.session.execute(
-        sa.delete(models.DeploymentEvent).where(
-            models.DeploymentEvent.deployment_id == deployment_id))
-    context.session.delete(row)
-    return row.to_dict()
-
-
-@reader
-def software_deployment_event_get_all(context: RequestContext,
-                                      deployment_id: str) -> list[dict]:
-    software_deployment_get(context, deployment_id)  # visibility check
-    query = sa.select(models.DeploymentEvent).where(
-        models.DeploymentEvent.deployment_id == deployment_id).order_by(
-            models.DeploymentEvent.id.asc())
-    return [row.to_dict() for row in context.session.scalars(query)]
-
-
-@reader
-def server_document_get(context: RequestContext,
-                        server_id: str) -> str | None:
-    """The server's pre-rendered metadata document (JSON text), as its
-    agent receives it; None when nobody registered the server. The
-    owner, an admin, and a stack user project of one of its deployments
-    may read it; anybody else is refused."""
-    server = models.Server
-    row = context.session.execute(
-        sa.select(server.tenant, server.document)
-        .where(server.id == server_id)).first()
-    if row is None:
-        return None
-    if context.is_admin or row.tenant == context.project_id:
-        return row.document
-    deployment = models.SoftwareDeployment
-    stack_user = context.session.scalar(
-        sa.select(deployment.id)
-        .where(deployment.server_id == server_id,
-               deployment.stack_user_project_id == context.project_id)
-        .limit(1))
-    if stack_user is None:
-        raise exception.ServerOwnedByOtherProject(server_id=server_id)
-    return row.document
-
-
-def _signal_waiting(model: Any) -> sa.Exists:
-    """A signal of the deployment's current action, stored by its
-    deadline and not applied yet: it decides the action, not the
-    timeout."""
-    inbox = models.SignalInbox
-    return sa.exists().where(
-        inbox.deployment_id == model.id,
-        inbox.action_revision == model.action_revision,
-        inbox.processed_at.is_(None),
-        inbox.received_at <= model.timeout_at)
-
-
-@reader
-def software_deployment_timed_out(context: RequestContext, now: Any,
-                                  limit: int) -> list[dict]:
-    """IN_PROGRESS deployments whose deadline passed before ``now``, but
-    those a stored signal is waiting for."""
-    model = models.SoftwareDeployment
-    query = (sa.select(model)
-             .where(model.status == states.IN_PROGRESS,
-                    model.timeout_at < now, ~_signal_waiting(model))
-             .order_by(model.timeout_at).limit(limit))
-    return [row.to_dict() for row in context.session.scalars(query)]
-
-
-@oslo_db_api.retry_on_deadlock
-@writer
-def software_deployment_time_out(context: RequestContext, deployment_id: str,
-                                 expected_version: int,
-                                 reason: str) -> bool:
-    """FAIL a deployment past its deadline with ``reason``, and record the
-    event; False (nothing written) if it changed since it was read or a
-    signal stored by its deadline is waiting. One conditional statement,
-    so a signal committed after ``software_deployment_timed_out`` read
-    the deployment still wins."""
-    model = models.SoftwareDeployment
-    now = timeutils.utcnow()
-    changed = context.session.execute(
-        sa.update(model)
-        .where(model.id == deployment_id,
-               model.version == expected_version,
-               model.status == states.IN_PROGRESS,
-               ~_signal_waiting(model))
-        .values(status=states.FAILED, status_reason=reason,
-                version=expected_version + 1, updated_at=now)
-        .execution_options(synchronize_session=False)).rowcount
-    if changed != 1:
-        return False
-    action = context.session.scalar(
-        sa.select(model.action).where(model.id == deployment_id))
-    _add_event(context, deployment_id, action, states.IN_PROGRESS,
-               states.FAILED, reason, now)
-    return True
-
-
-# -- servers ----------------------------------------------------------------
-
-@writer
-def server_claim(context: RequestContext, server_id: str, base_url: str | None,
-                 create: bool = True,
-                 config_transport: str | None = None) -> dict:
-    """The server row without its document, locked for the rest of the
-    caller's transaction, and registered for the caller's project (with
-    ``config_transport``) if it is new (unless ``create`` is false: then
-    an unknown server is not registered).
-
-    The lock comes first and serializes the changes of one server (e.g.
-    the deployments of a Heat stack created at once), so they neither
-    deadlock nor render its document over each other. Two transactions
-    registering the same new server: the second fails with
-    DBDuplicateEntry once the first commits, and is retried whole by its
-    caller. A server belongs to the project that first claimed it;
-    anybody else (but an admin) is refused.
-    """
-    connection = context.session.connection()
-    row = connection.execute(_SERVER_LOCK, {'server_id': server_id}).first()
-    if row is None and not create:
-        raise exception.ServerNotRegistered(server_id=server_id)
-    if row is None:
-        now = timeutils.utcnow()
-        server = {'id': server_id, 'tenant': context.project_id,
-                  'base_url': base_url, 'token_revision': 1,
-                  'document_revision': 0, 'etag': None, 'created_at': now,
-                  'updated_at': now, 'config_transport': config_transport,
-                  'push_pending': False}
-        connection.execute(_INSERT_SERVER, server)
-        return server
-    if row.tenant != context.project_id and not context.is_admin:
-        raise exception.ServerOwnedByOtherProject(server_id=server_id)
-    return row._asdict()
-
-
-@reader
-def server_get(context: RequestContext, server_id: str) -> dict:
-    row = context.session.get(models.Server, server_id)
-    if row is None or (row.tenant != context.project_id
-                       and not context.is_admin):
-        raise exception.ServerNotFound(server_id=server_id)
-    return row.to_dict()
-
-
-@reader
-def server_get_all(context: RequestContext) -> list[dict]:
-    model = models.Server
-    query = sa.select(model).order_by(model.created_at, model.id)
-    if not context.is_admin:
-        query = query.where(model.tenant == context.project_id)
-    return [row.to_dict() for row in context.session.scalars(query)]
-
-
-@reader
-def server_owner(context: RequestContext, server_id: str) -> str | None:
-    """The project owning ``server_id``, or None if nobody registered it."""
-    return context.session.scalar(
-        sa.select(models.Server.tenant).where(models.Server.id == server_id))
-
-
-@writer
-def server_delete(context: RequestContext, server_id: str) -> None:
-    """Forget a server; refused while any deployment targets it."""
-    row = context.session.get(models.Server, server_id)
-    if row is None or (row.tenant != context.project_id
-                       and not context.is_admin):
-        raise exception.ServerNotFound(server_id=server_id)
-    in_use = context.session.scalar(
-        sa.select(models.SoftwareDeployment.id).where(
-            models.SoftwareDeployment.server_id == server_id).limit(1))
-    if in_use is not None:
-        raise exception.ServerInUse(server_id=server_id)
-    context.session.delete(row)
-    context.session.connection().execute(_INSERT_SERVER_CHANGE, {
-        'server_id': server_id, 'changed_at': timeutils.utcnow()})
-
-
-@reader
-def server_deployment_configs(context: RequestContext,
-                              server_id: str) -> list[dict]:
-    """Every deployment of a server with its config, oldest first: the
-    input of the metadata renderer. Core rows, not ORM objects: renders
-    run for every change of every server. A deployment has only
-    ``RENDER_DEPLOYMENT_COLUMNS``."""
-    rows = context.session.connection().execute(
-        _SERVER_DEPLOYMENT_CONFIGS, {'server_id': server_id})
-    return [joins.split_row(row, deployment='d_', config='c_')
-            for row in rows]
-
-
-@writer
-def server_document_store(context: RequestContext, server_id: str,
-                          expected_revision: int, document: str,
-                          etag: str, push: bool = False) -> bool:
-    """Store a newly rendered document unless someone rendered since, and
-    log the change for the API workers' metadata caches; ``push`` marks it
-    for an engine to push to the server's Swift object or Zaqar queue."""
-    connection = context.session.connection()
-    now = timeutils.utcnow()
-    changed = connection.execute(_SERVER_DOCUMENT_STORE, {
-        'server_id': server_id, 'expected_revision': expected_revision,
-        'document': document, 'etag': etag,
-        'revision': expected_revision + 1, 'now': now,
-        'push': push}).rowcount
-    if changed != 1:
-        return False
-    connection.execute(_INSERT_SERVER_CHANGE,
-                       {'server_id': server_id, 'changed_at': now})
-    return True
-
-
-def ping() -> None:
-    """One round trip to the database (for the health check); raises
-    what the driver raises when it is unreachable."""
-    with session.get_engine().connect() as connection:
-        connection.execute(sa.text('SELECT 1'))
+from swconfig.db import signal_inbox
+
+software_config_count = configs.software_config_count
+software_config_create = configs.software_config_create
+software_config_delete = configs.software_config_delete
+software_config_get = configs.software_config_get
+software_config_get_all = configs.software_config_get_all
+
+agent_signal_target = deployments.agent_signal_target
+deployment_events_add = deployments.deployment_events_add
+signal_deployments_lock = deployments.signal_deployments_lock
+software_deployment_count = deployments.software_deployment_count
+software_deployment_create = deployments.software_deployment_create
+software_deployment_delete = deployments.software_deployment_delete
+software_deployment_event_get_all = (
+    deployments.software_deployment_event_get_all)
+software_deployment_get = deployments.software_deployment_get
+software_deployment_get_all = deployments.software_deployment_get_all
+software_deployment_time_out = deployments.software_deployment_time_out
+software_deployment_timed_out = deployments.software_deployment_timed_out
+software_deployment_update = deployments.software_deployment_update
+software_deployment_versions = deployments.software_deployment_versions
+software_deployments_apply = deployments.software_deployments_apply
+software_deployments_waiting = deployments.software_deployments_waiting
+
+agent_server_changes = servers.agent_server_changes
+agent_server_changes_purge = servers.agent_server_changes_purge
+agent_server_document = servers.agent_server_document
+agent_server_documents = servers.agent_server_documents
+server_claim = servers.server_claim
+server_delete = servers.server_delete
+server_deployment_configs = servers.server_deployment_configs
+server_document_get = servers.server_document_get
+server_document_store = servers.server_document_store
+server_get = servers.server_get
+server_get_all = servers.server_get_all
+server_owner = servers.server_owner
+server_push_done = servers.server_push_done
+server_push_pending = servers.server_push_pending
+
+agent_signal_insert = signal_inbox.agent_signal_insert
+signal_inbox_add = signal_inbox.signal_inbox_add
+signal_inbox_add_once = signal_inbox.signal_inbox_add_once
+signal_inbox_claim = signal_inbox.signal_inbox_claim
+signal_inbox_finish = signal_inbox.signal_inbox_finish
+signal_inbox_first_pending = signal_inbox.signal_inbox_first_pending
+signal_inbox_pending = signal_inbox.signal_inbox_pending
+signal_inbox_pending_upto = signal_inbox.signal_inbox_pending_upto
+
+request_key_add = request_keys.request_key_add
+request_key_get = request_keys.request_key_get
+request_key_purge = request_keys.request_key_purge
+
+purge_finished = purge.purge_finished
+
+is_outage = session.is_outage
+ping = session.ping
+reader = session.reader
+writer = session.writer

@@ -1,6 +1,21 @@
-"""The enginefacade transaction context every DB function runs in, and the
+# Copyright 2026 swconfig developers
+#
+#    Licensed under the Apache License, Version 2.0 (the "License"); you may
+#    not use this file except in compliance with the License. You may obtain
+#    a copy of the License at
+#
+#         http://www.apache.org/licenses/LICENSE-2.0
+#
+#    Unless required by applicable law or agreed to in writing, software
+#    distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+#    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+#    License for the specific language governing permissions and limitations
+#    under the License.
+
+"""The enginefacade transaction context every DB function runs in, the
 per-backend connection settings (SQLite's WAL, busy timeout and
-BEGIN IMMEDIATE for the embedded default; READ COMMITTED on MySQL)."""
+BEGIN IMMEDIATE for the embedded default; READ COMMITTED on MySQL), and
+the database's health as the API reports it (``ping``, ``is_outage``)."""
 
 from typing import Any
 
@@ -16,10 +31,14 @@ writer = context_manager.writer
 
 
 def get_engine() -> sa.engine.Engine:
+    """The facade's engine, for what runs outside its transactions:
+    migrations, ``ping``, and the agent path (which makes its own engine
+    on the same URL)."""
     return context_manager.writer.get_engine()
 
 
 def dispose_engine() -> None:
+    """Close the pooled connections (e.g. when a tool is done)."""
     context_manager.dispose_pool()
 
 
@@ -88,3 +107,10 @@ def is_outage(exc: BaseException) -> bool:
     as opposed to a bug or a refused statement."""
     return isinstance(exc, _OUTAGES) or any(
         cls.__name__ in _DBAPI_OUTAGES for cls in type(exc).__mro__)
+
+
+def ping() -> None:
+    """One round trip to the database (for the health check); raises
+    what the driver raises when it is unreachable."""
+    with get_engine().connect() as connection:
+        connection.execute(sa.text('SELECT 1'))

@@ -1,11 +1,25 @@
-"""The database side of deployment actions: the Idempotency-Keys of the
-requests that make deployments (creations and triggers), and the versions
-long polls watch. Part of the DB facade (``swconfig.db.api``).
+# Copyright 2026 swconfig developers
+#
+#    Licensed under the Apache License, Version 2.0 (the "License"); you may
+#    not use this file except in compliance with the License. You may obtain
+#    a copy of the License at
+#
+#         http://www.apache.org/licenses/LICENSE-2.0
+#
+#    Unless required by applicable law or agreed to in writing, software
+#    distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+#    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+#    License for the specific language governing permissions and limitations
+#    under the License.
+
+"""Idempotency keys: the Idempotency-Key of each request that made a
+deployment (a creation or a trigger), so a retried request gets what the
+first one made instead of making it again.
 
 A key is unique per project. It is looked up and stored in the writer
 transaction that creates the deployment, so two concurrent requests with
 one key cannot both run: the second meets the unique constraint, and its
-retry finds the first's row.
+retry finds the first's row. Expired keys are purged in batches.
 """
 
 import datetime
@@ -14,11 +28,9 @@ import sqlalchemy as sa
 
 from swconfig.common.context import RequestContext
 from swconfig.db import models
-from swconfig.db.session import reader
 from swconfig.db.session import writer
 
 _KEY = models.RequestKey.__table__
-_DEPLOYMENT = models.SoftwareDeployment.__table__
 PURGE_BATCH = 1000
 
 
@@ -58,14 +70,3 @@ def request_key_purge(context: RequestContext,
     if ids:
         connection.execute(sa.delete(_KEY).where(_KEY.c.id.in_(ids)))
     return len(ids)
-
-
-@reader
-def software_deployment_versions(context: RequestContext,
-                                 deployment_ids: list[str]
-                                 ) -> dict[str, int]:
-    """The ``version`` of each deployment that still exists: one
-    primary-key query for every long poll of an API worker."""
-    return dict(context.session.connection().execute(
-        sa.select(_DEPLOYMENT.c.id, _DEPLOYMENT.c.version)
-        .where(_DEPLOYMENT.c.id.in_(deployment_ids))).all())

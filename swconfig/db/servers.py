@@ -1,0 +1,317 @@
+# Copyright 2026 swconfig developers
+#
+#    Licensed under the Apache License, Version 2.0 (the "License"); you may
+#    not use this file except in compliance with the License. You may obtain
+#    a copy of the License at
+#
+#         http://www.apache.org/licenses/LICENSE-2.0
+#
+#    Unless required by applicable law or agreed to in writing, software
+#    distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+#    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+#    License for the specific language governing permissions and limitations
+#    under the License.
+
+"""Servers: registered explicitly or by the first deployment that
+targets one, owned by the project that registered it, each holding the
+metadata document its agent polls, rendered again whenever one of its
+deployments changes.
+
+Storing a server's document and removing a server each log a change
+(``server_change``) in the same transaction: the API workers' metadata
+caches read that log. Documents of servers that poll Swift or Zaqar are
+also marked for an engine to push, which clears the mark only if the
+document did not change again meanwhile.
+"""
+
+from collections.abc import Sequence
+from typing import Any
+
+from oslo_utils import timeutils
+import sqlalchemy as sa
+
+from swconfig.common import exception
+from swconfig.common.context import RequestContext
+from swconfig.db import models
+from swconfig.db import queries
+from swconfig.db.agent_path import agent_engine
+from swconfig.db.agent_path import hot_statement
+from swconfig.db.session import reader
+from swconfig.db.session import writer
+
+_CONFIG = models.SoftwareConfig.__table__
+_DEPLOYMENT = models.SoftwareDeployment.__table__
+_SERVER = models.Server.__table__
+_CHANGE = models.ServerChange.__table__
+_INSERT_SERVER = sa.insert(_SERVER)
+_SERVER_LOCK = sa.select(*(column for column in _SERVER.columns
+                           if column.key != 'document')).where(
+    _SERVER.c.id == sa.bindparam('server_id')).with_for_update()
+# The renderer's input: every deployment of a server with its config.
+# Of a deployment only what ``metadata.stays_in_document`` and
+# ``document_changes`` read: decoding its inputs and outputs (JSON) and
+# timestamps was a third of a render's CPU.
+RENDER_DEPLOYMENT_COLUMNS = ('id', 'config_id', 'action', 'status',
+                             'status_reason')
+_SERVER_DEPLOYMENT_CONFIGS = (
+    sa.select(*(_DEPLOYMENT.c[name].label(f'd_{name}')
+                for name in RENDER_DEPLOYMENT_COLUMNS),
+              *queries.labelled_columns(models.SoftwareConfig, 'c_'))
+    .join(_CONFIG, _DEPLOYMENT.c.config_id == _CONFIG.c.id)
+    .where(_DEPLOYMENT.c.server_id == sa.bindparam('server_id'))
+    .order_by(_DEPLOYMENT.c.created_at.asc(), _DEPLOYMENT.c.id.asc()))
+_SERVER_DOCUMENT_STORE = (
+    sa.update(_SERVER)
+    .where(_SERVER.c.id == sa.bindparam('server_id'),
+           _SERVER.c.document_revision == sa.bindparam('expected_revision'))
+    .values(document=sa.bindparam('document'), etag=sa.bindparam('etag'),
+            document_revision=sa.bindparam('revision'),
+            updated_at=sa.bindparam('now'),
+            push_pending=sa.bindparam('push')))
+_INSERT_CHANGE = sa.insert(_CHANGE)
+
+# The agents' hot path (``agent_path``): metadata polls.
+_VALIDATORS = (_SERVER.c.etag, _SERVER.c.updated_at, _SERVER.c.token_revision)
+_HEAD = hot_statement(sa.select(*_VALIDATORS).where(
+    _SERVER.c.id == sa.bindparam('server_id')))
+# With the owner, for the tenant view (swconfig.api.tenant_metadata).
+_GET = hot_statement(sa.select(*_VALIDATORS, _SERVER.c.document,
+                               _SERVER.c.tenant).where(
+    _SERVER.c.id == sa.bindparam('server_id')))
+# The document only when the agent's copy is stale: a 304 reads no blob.
+_GET_UNLESS = hot_statement(sa.select(
+    *_VALIDATORS,
+    sa.case((_SERVER.c.etag == sa.bindparam('etag'), sa.null()),
+            else_=_SERVER.c.document).label('document')).where(
+    _SERVER.c.id == sa.bindparam('server_id')))
+_CHANGES_AFTER = hot_statement(
+    sa.select(_CHANGE.c.id, _CHANGE.c.server_id).where(
+        _CHANGE.c.id > sa.bindparam('after')).order_by(_CHANGE.c.id))
+
+
+@writer
+def server_claim(context: RequestContext, server_id: str, base_url: str | None,
+                 create: bool = True,
+                 config_transport: str | None = None) -> dict:
+    """The server row without its document, locked for the rest of the
+    caller's transaction, and registered for the caller's project (with
+    ``config_transport``) if it is new (unless ``create`` is false: then
+    an unknown server is not registered).
+
+    The lock comes first and serializes the changes of one server (e.g.
+    the deployments of a Heat stack created at once), so they neither
+    deadlock nor render its document over each other. Two transactions
+    registering the same new server: the second fails with
+    DBDuplicateEntry once the first commits, and is retried whole by its
+    caller. A server belongs to the project that first claimed it;
+    anybody else (but an admin) is refused.
+    """
+    connection = context.session.connection()
+    row = connection.execute(_SERVER_LOCK, {'server_id': server_id}).first()
+    if row is None and not create:
+        raise exception.ServerNotRegistered(server_id=server_id)
+    if row is None:
+        now = timeutils.utcnow()
+        server = {'id': server_id, 'tenant': context.project_id,
+                  'base_url': base_url, 'token_revision': 1,
+                  'document_revision': 0, 'etag': None, 'created_at': now,
+                  'updated_at': now, 'config_transport': config_transport,
+                  'push_pending': False}
+        connection.execute(_INSERT_SERVER, server)
+        return server
+    if row.tenant != context.project_id and not context.is_admin:
+        raise exception.ServerOwnedByOtherProject(server_id=server_id)
+    return row._asdict()
+
+
+@reader
+def server_get(context: RequestContext, server_id: str) -> dict:
+    """A server of the caller's project (any, for an admin);
+    ServerNotFound otherwise."""
+    row = context.session.get(models.Server, server_id)
+    if row is None or (row.tenant != context.project_id
+                       and not context.is_admin):
+        raise exception.ServerNotFound(server_id=server_id)
+    return row.to_dict()
+
+
+@reader
+def server_get_all(context: RequestContext) -> list[dict]:
+    """The servers of the caller's project (all, for an admin), oldest
+    first."""
+    model = models.Server
+    query = sa.select(model).order_by(model.created_at, model.id)
+    if not context.is_admin:
+        query = query.where(model.tenant == context.project_id)
+    return [row.to_dict() for row in context.session.scalars(query)]
+
+
+@reader
+def server_owner(context: RequestContext, server_id: str) -> str | None:
+    """The project owning ``server_id``, or None if nobody registered it."""
+    return context.session.scalar(
+        sa.select(models.Server.tenant).where(models.Server.id == server_id))
+
+
+@writer
+def server_delete(context: RequestContext, server_id: str) -> None:
+    """Forget a server; refused while any deployment targets it."""
+    row = context.session.get(models.Server, server_id)
+    if row is None or (row.tenant != context.project_id
+                       and not context.is_admin):
+        raise exception.ServerNotFound(server_id=server_id)
+    in_use = context.session.scalar(
+        sa.select(models.SoftwareDeployment.id).where(
+            models.SoftwareDeployment.server_id == server_id).limit(1))
+    if in_use is not None:
+        raise exception.ServerInUse(server_id=server_id)
+    context.session.delete(row)
+    context.session.connection().execute(_INSERT_CHANGE, {
+        'server_id': server_id, 'changed_at': timeutils.utcnow()})
+
+
+# -- metadata documents ------------------------------------------------------
+
+@reader
+def server_document_get(context: RequestContext,
+                        server_id: str) -> str | None:
+    """The server's pre-rendered metadata document (JSON text), as its
+    agent receives it; None when nobody registered the server. The
+    owner, an admin, and a stack user project of one of its deployments
+    may read it; anybody else is refused."""
+    server = models.Server
+    row = context.session.execute(
+        sa.select(server.tenant, server.document)
+        .where(server.id == server_id)).first()
+    if row is None:
+        return None
+    if context.is_admin or row.tenant == context.project_id:
+        return row.document
+    deployment = models.SoftwareDeployment
+    stack_user = context.session.scalar(
+        sa.select(deployment.id)
+        .where(deployment.server_id == server_id,
+               deployment.stack_user_project_id == context.project_id)
+        .limit(1))
+    if stack_user is None:
+        raise exception.ServerOwnedByOtherProject(server_id=server_id)
+    return row.document
+
+
+@reader
+def server_deployment_configs(context: RequestContext,
+                              server_id: str) -> list[dict]:
+    """Every deployment of a server with its config, oldest first: the
+    input of the metadata renderer. Core rows, not ORM objects: renders
+    run for every change of every server. A deployment has only
+    ``RENDER_DEPLOYMENT_COLUMNS``."""
+    rows = context.session.connection().execute(
+        _SERVER_DEPLOYMENT_CONFIGS, {'server_id': server_id})
+    return [queries.split_row(row, deployment='d_', config='c_')
+            for row in rows]
+
+
+@writer
+def server_document_store(context: RequestContext, server_id: str,
+                          expected_revision: int, document: str,
+                          etag: str, push: bool = False) -> bool:
+    """Store a newly rendered document unless someone rendered since, and
+    log the change for the API workers' metadata caches; ``push`` marks it
+    for an engine to push to the server's Swift object or Zaqar queue."""
+    connection = context.session.connection()
+    now = timeutils.utcnow()
+    changed = connection.execute(_SERVER_DOCUMENT_STORE, {
+        'server_id': server_id, 'expected_revision': expected_revision,
+        'document': document, 'etag': etag,
+        'revision': expected_revision + 1, 'now': now,
+        'push': push}).rowcount
+    if changed != 1:
+        return False
+    connection.execute(_INSERT_CHANGE,
+                       {'server_id': server_id, 'changed_at': now})
+    return True
+
+
+@reader
+def server_push_pending(context: RequestContext, limit: int,
+                        after: str = '') -> list[dict]:
+    """Servers whose document waits to be pushed, in id order after
+    ``after``, with the document."""
+    rows = context.session.execute(
+        sa.select(_SERVER.c.id, _SERVER.c.tenant, _SERVER.c.config_transport,
+                  _SERVER.c.token_revision, _SERVER.c.document,
+                  _SERVER.c.etag, _SERVER.c.document_revision)
+        .where(_SERVER.c.push_pending == sa.true(), _SERVER.c.id > after)
+        .order_by(_SERVER.c.id).limit(limit))
+    return [row._asdict() for row in rows]
+
+
+@writer
+def server_push_done(context: RequestContext, server_id: str,
+                     document_revision: int) -> bool:
+    """Clear the push mark unless the document changed since
+    ``document_revision`` was read (then it is pushed again)."""
+    return context.session.execute(
+        sa.update(_SERVER)
+        .where(_SERVER.c.id == server_id,
+               _SERVER.c.document_revision == document_revision)
+        .values(push_pending=False)).rowcount == 1
+
+
+# -- the agents' hot path: polls, and the metadata caches of API workers ---
+
+def agent_server_document(server_id: str, with_document: bool = True,
+                          unless_etag: str | None = None) -> dict | None:
+    """The validators of a server's pre-rendered document, and the
+    document itself if ``with_document`` (but None when its ETag is
+    ``unless_etag``): one primary-key read in one round trip."""
+    engine, statements = agent_engine()
+    if not with_document:
+        return statements[_HEAD].first(engine, {'server_id': server_id})
+    if unless_etag is not None:
+        return statements[_GET_UNLESS].first(
+            engine, {'server_id': server_id, 'etag': unless_etag})
+    return statements[_GET].first(engine, {'server_id': server_id})
+
+
+def agent_server_documents(after: str | None, limit: int) -> list[dict]:
+    """Up to ``limit`` servers with their documents, validators and owner
+    (as ``agent_server_document`` gives them), in server id order from
+    the first id above ``after``: a metadata cache warming up."""
+    engine, _statements = agent_engine()
+    query = sa.select(_SERVER.c.id, *_VALIDATORS, _SERVER.c.document,
+                      _SERVER.c.tenant).order_by(_SERVER.c.id).limit(limit)
+    if after is not None:
+        query = query.where(_SERVER.c.id > after)
+    with engine.connect() as connection:  # once per worker start
+        return [dict(row._mapping) for row in connection.execute(query)]
+
+
+def agent_server_changes(after: int | None, missing: Sequence[int] = (),
+                         latest: int = 1000) -> list[tuple[int, str]]:
+    """``(id, server_id)`` of the logged server changes with an id above
+    ``after`` or in ``missing``, in id order; with ``after`` None, the
+    ``latest`` ones (where a metadata cache starts)."""
+    engine, statements = agent_engine()
+    if after is None:  # once per worker start: not compiled
+        with engine.connect() as connection:
+            return sorted(tuple(row) for row in connection.execute(
+                sa.select(_CHANGE.c.id, _CHANGE.c.server_id)
+                .order_by(_CHANGE.c.id.desc()).limit(latest)))
+    rows = statements[_CHANGES_AFTER].rows(engine, {'after': after})
+    if missing:
+        # Rare (a transaction still open or rolled back): not compiled.
+        with engine.connect() as connection:
+            rows.extend(tuple(row) for row in connection.execute(
+                sa.select(_CHANGE.c.id, _CHANGE.c.server_id).where(
+                    _CHANGE.c.id.in_(list(missing)))))
+        rows.sort()
+    return rows
+
+
+def agent_server_changes_purge(before: Any) -> int:
+    """Delete the server changes logged before ``before``; how many."""
+    engine, _statements = agent_engine()
+    with engine.begin() as connection:
+        return connection.execute(_CHANGE.delete().where(
+            _CHANGE.c.changed_at < before)).rowcount
