@@ -1,3 +1,17 @@
+# Copyright 2026 swconfig developers
+#
+#    Licensed under the Apache License, Version 2.0 (the "License"); you may
+#    not use this file except in compliance with the License. You may obtain
+#    a copy of the License at
+#
+#         http://www.apache.org/licenses/LICENSE-2.0
+#
+#    Unless required by applicable law or agreed to in writing, software
+#    distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+#    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+#    License for the specific language governing permissions and limitations
+#    under the License.
+
 """Building the WSGI application.
 
 ``swconfig.api.router.Router`` is outermost: it matches every request
@@ -27,11 +41,11 @@ from oslo_middleware import cors
 from oslo_middleware import http_proxy_to_wsgi
 from oslo_middleware import request_id
 
-from swconfig.api import agent
 from swconfig.api import healthcheck
 from swconfig.api import hooks
 from swconfig.api import router
 from swconfig.api import tenant_metadata
+from swconfig.api.agent import endpoints as agent
 from swconfig.api.middleware import concurrency
 from swconfig.api.middleware import fault
 from swconfig.api.middleware import noauth

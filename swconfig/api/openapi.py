@@ -1,10 +1,24 @@
+# Copyright 2026 swconfig developers
+#
+#    Licensed under the Apache License, Version 2.0 (the "License"); you may
+#    not use this file except in compliance with the License. You may obtain
+#    a copy of the License at
+#
+#         http://www.apache.org/licenses/LICENSE-2.0
+#
+#    Unless required by applicable law or agreed to in writing, software
+#    distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+#    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+#    License for the specific language governing permissions and limitations
+#    under the License.
+
 """The OpenAPI 3.1 document of the REST API, built from the code.
 
 Request bodies are the very JSON schemas the controllers validate with
 (``swconfig.api.schemas.v1``), so the document cannot drift from what the
 API accepts; response schemas mirror ``swconfig.api.views`` and the error
 body of ``swconfig.api.middleware.fault``. The signed URLs agents call
-(``swconfig.api.agent``) are documented too: the app serves them. 3.1
+(``swconfig.api.agent.endpoints``) are documented too: the app serves them. 3.1
 rather than 3.0 because the request schemas are plain JSON Schema
 (``"type": ["string", "null"]``), which only 3.1 allows.
 
@@ -497,8 +511,8 @@ def _server_paths() -> dict:
 
 
 def _agent_paths() -> dict:
-    """The signed URLs agents call (swconfig.api.agent), outside Keystone
-    and pecan."""
+    """The signed URLs agents call (swconfig.api.agent.endpoints),
+    outside Keystone and pecan."""
     document = {'200': {'description': 'The server\'s document.',
                         'headers': {'ETag': {'schema': {'type': 'string'}},
                                     'Last-Modified': {

@@ -1,3 +1,17 @@
+# Copyright 2026 swconfig developers
+#
+#    Licensed under the Apache License, Version 2.0 (the "License"); you may
+#    not use this file except in compliance with the License. You may obtain
+#    a copy of the License at
+#
+#         http://www.apache.org/licenses/LICENSE-2.0
+#
+#    Unless required by applicable law or agreed to in writing, software
+#    distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+#    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+#    License for the specific language governing permissions and limitations
+#    under the License.
+
 """The route table: every URL the API answers, with its methods and
 handlers, in one place (the templates are spelled in
 ``swconfig.common.urls``).
@@ -28,7 +42,7 @@ import urllib.parse
 
 import pecan
 
-from swconfig.api import agent
+from swconfig.api.agent import endpoints as agent
 from swconfig.api.controllers.v1 import deployment_actions
 from swconfig.api.controllers.v1 import openapi
 from swconfig.api.controllers.v1 import servers

@@ -1,3 +1,17 @@
+# Copyright 2026 swconfig developers
+#
+#    Licensed under the Apache License, Version 2.0 (the "License"); you may
+#    not use this file except in compliance with the License. You may obtain
+#    a copy of the License at
+#
+#         http://www.apache.org/licenses/LICENSE-2.0
+#
+#    Unless required by applicable law or agreed to in writing, software
+#    distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+#    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+#    License for the specific language governing permissions and limitations
+#    under the License.
+
 """The Heat-compatible tenant metadata view, served from memory.
 
 ``GET /v1/{tenant_id}/software_deployments/metadata/{server_id}`` lists
@@ -5,7 +19,7 @@ the deployments of the very document the server's agent receives. pecan's
 controller (``software_deployments.server_metadata``) read the document
 from the database and parsed it on every request; ``TenantMetadataApp``
 serves it from the API worker's metadata cache instead
-(``swconfig.api.metadata_cache``: the same entries and freshness as the
+(``swconfig.api.agent.metadata_cache``: the same entries and freshness as the
 agents' polls), its list cut out of the document's bytes
 (``representations.tenant_view``): nothing is parsed and no second copy
 is kept.
@@ -25,9 +39,9 @@ does not recognise (a query string, another route or method).
 from typing import Any
 
 from swconfig.api import hooks
-from swconfig.api import metadata_cache
 from swconfig.api import policy
 from swconfig.api import router
+from swconfig.api.agent import metadata_cache
 from swconfig.api.controllers.v1 import software_deployments
 from swconfig.common import context as swconfig_context
 from swconfig.common import representations

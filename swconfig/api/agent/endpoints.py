@@ -1,8 +1,22 @@
+# Copyright 2026 swconfig developers
+#
+#    Licensed under the Apache License, Version 2.0 (the "License"); you may
+#    not use this file except in compliance with the License. You may obtain
+#    a copy of the License at
+#
+#         http://www.apache.org/licenses/LICENSE-2.0
+#
+#    Unless required by applicable law or agreed to in writing, software
+#    distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+#    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+#    License for the specific language governing permissions and limitations
+#    under the License.
+
 """The endpoints agents call, outside Keystone: signed URLs only.
 
 ``GET|HEAD /agent/servers/{server_id}/metadata?token=...`` serves the
 server's pre-rendered document from the worker's memory
-(``swconfig.api.metadata_cache``: at most ``[api]
+(``swconfig.api.agent.metadata_cache``: at most ``[api]
 metadata_cache_freshness`` stale, read from the database on a miss), no
 RPC, an ETag and an RFC 1123 Last-Modified (os-collect-config crashes on
 other date formats), 304 for a matching If-None-Match.
@@ -31,8 +45,8 @@ from oslo_log import log
 from oslo_middleware import request_id as request_id_middleware
 from webob import etag as webob_etag
 
-from swconfig.api import metadata_cache
-from swconfig.api import signal_notifier
+from swconfig.api.agent import metadata_cache
+from swconfig.api.agent import signal_notifier
 from swconfig.api.middleware import fault
 from swconfig.common import context as swconfig_context
 from swconfig.common import exception
