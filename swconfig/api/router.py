@@ -25,10 +25,13 @@ the match on by the route's access:
 * ``HEALTH``: the health check, without a token (``swconfig.api.
   healthcheck``);
 * ``PROJECT``: everything under ``/v1/{tenant_id}``, through
-  authentication and the rate limiter to pecan.
+  authentication and the rate limiter to ``ProjectDispatch``.
 
-pecan then calls the matched handler with the URL's arguments (see
-``RoutedPecan``) instead of walking controller objects. An unknown URL
+``ProjectDispatch`` runs the route's ``cached`` handler for the method,
+when it has one (the tenant metadata view, answered from the agents'
+metadata cache), and pecan otherwise or when that handler declines. pecan
+calls the matched handler with the URL's arguments (see ``RoutedPecan``)
+instead of walking controller objects. An unknown URL
 answers 404, a method a URL does not serve 405 with ``Allow``: at once
 under ``/agent/``, elsewhere after authentication (as with the
 middleware in front of the routes in Heat).
@@ -43,6 +46,7 @@ import urllib.parse
 import pecan
 
 from swconfig.api.agent import endpoints as agent
+from swconfig.api.agent import metadata_cache
 from swconfig.api.controllers.v1 import deployment_actions
 from swconfig.api.controllers.v1 import openapi
 from swconfig.api.controllers.v1 import servers
@@ -70,6 +74,10 @@ class Route:
     template: str
     methods: dict[str, Callable]
     access: str = PROJECT
+    #: Methods of a ``PROJECT`` route with a handler that answers from the
+    #: agents' metadata cache before pecan (``ProjectDispatch``): it
+    #: returns the answer, or None to leave the request to ``methods``'.
+    cached: dict[str, Callable] = dataclasses.field(default_factory=dict)
 
     @property
     def segments(self) -> tuple[str, ...]:
@@ -93,7 +101,8 @@ ROUTES: tuple[Route, ...] = (
     Route(urls.DEPLOYMENTS, {'GET': deployments.index,
                              'POST': deployments.create}),
     # Before DEPLOYMENT_SIGNAL: /metadata/signal is a server named signal.
-    Route(urls.SERVER_METADATA, {'GET': deployments.server_metadata}),
+    Route(urls.SERVER_METADATA, {'GET': deployments.server_metadata},
+          cached={'GET': deployments.server_metadata_from_cache}),
     Route(urls.DEPLOYMENT, {'GET': deployments.show,
                             'PUT': deployments.update,
                             'DELETE': deployments.delete}),
@@ -254,6 +263,30 @@ class Router:
             return self.project_app(environ, start_response)
         finally:
             self.agent_app.project_request_done()
+
+
+class ProjectDispatch:
+    """The end of the ``PROJECT`` chain, after authentication and the rate
+    limiter: the route's ``cached`` handler for the method, if it has one
+    and answers, else ``pecan_app``. Errors are raised to the chain's
+    error middleware, as pecan's are."""
+
+    def __init__(self, pecan_app: Any,
+                 cache: metadata_cache.MetadataCache) -> None:
+        self.pecan_app = pecan_app
+        self.cache = cache
+
+    def __call__(self, environ: dict, start_response: Any) -> Any:
+        match = route_of(environ)
+        if match.route is not None and match.route.cached:
+            handler = match.route.cached.get(environ['REQUEST_METHOD'])
+            if handler is not None:
+                answer = handler(self.cache, environ, **match.args)
+                if answer is not None:
+                    status, headers, content = answer
+                    start_response(status, headers)
+                    return [content]
+        return self.pecan_app(environ, start_response)
 
 
 def route_of(environ: dict) -> Match:

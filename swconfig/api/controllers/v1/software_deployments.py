@@ -1,3 +1,17 @@
+# Copyright 2026 swconfig developers
+#
+#    Licensed under the Apache License, Version 2.0 (the "License"); you may
+#    not use this file except in compliance with the License. You may obtain
+#    a copy of the License at
+#
+#         http://www.apache.org/licenses/LICENSE-2.0
+#
+#    Unless required by applicable law or agreed to in writing, software
+#    distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+#    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+#    License for the specific language governing permissions and limitations
+#    under the License.
+
 """/v1/{tenant_id}/software_deployments, its metadata, events and signal."""
 
 import json
@@ -8,6 +22,7 @@ from swconfig.api import body
 from swconfig.api import client_temp_url
 from swconfig.api import deployment_watch
 from swconfig.api import views
+from swconfig.api.agent import metadata_cache
 from swconfig.api.controllers.v1 import access
 from swconfig.api.controllers.v1 import params
 from swconfig.api.schemas.v1 import software_deployments as schemas
@@ -15,6 +30,13 @@ from swconfig.common import deployment_request
 from swconfig.common import representations
 from swconfig.common import states
 from swconfig.db import api as db_api
+
+METADATA_RULE = 'software_deployments:metadata'
+#: An answer of a route handler outside pecan: status, headers, body.
+Answer = tuple[str, list[tuple[str, str]], bytes]
+_JSON = ('Content-Type', 'application/json')
+#: The tenant view of a server nobody registered.
+_EMPTY_VIEW = representations.tenant_view(None)
 
 
 @pecan.expose('json')
@@ -118,7 +140,39 @@ def events(deployment_id: str) -> dict:
 def server_metadata(server_id: str) -> bytes:
     """Heat's view of a server's deployments: the very document its agent
     receives (pre-rendered by the engine), so both list the same."""
-    context = access.authorize('software_deployments:metadata')
+    context = access.authorize(METADATA_RULE)
     document = db_api.server_document_get(context, server_id)
     return representations.tenant_view(
         document.encode() if document else None)
+
+
+def server_metadata_from_cache(cache: metadata_cache.MetadataCache,
+                               environ: dict, tenant_id: str,
+                               server_id: str) -> Answer | None:
+    """``server_metadata`` for its owner or an admin, from the API
+    worker's metadata cache, without pecan; None leaves the request to
+    ``server_metadata``.
+
+    The view is the agents' document, so it is served from the entries
+    and with the freshness of their polls (``swconfig.api.agent.
+    metadata_cache``), its list cut out of the document's bytes: nothing
+    is parsed, no second copy kept, no database read on a hit. The checks
+    are pecan's (``access``), in the same order and with the same
+    errors; the owner is read with the document. Anybody else (a stack
+    user project of one of the server's deployments, or a stranger to
+    refuse) is rare and left to the controller's query, as is a request
+    with a query string (which pecan answers the same, ignoring it).
+    """
+    if environ.get('QUERY_STRING'):
+        return None
+    context = access.caller_context(environ)
+    tenant_id = access.scope_to_project(context, tenant_id)
+    access.enforce(METADATA_RULE, context, tenant_id)
+    entry = cache.get(server_id) or cache.load(server_id)
+    if entry is None:  # nobody registered the server: nothing listed
+        return '200 OK', [_JSON, ('Content-Length',
+                                  str(len(_EMPTY_VIEW)))], _EMPTY_VIEW
+    if not context.is_admin and entry.tenant != context.project_id:
+        return None
+    content = representations.tenant_view(entry.content)
+    return '200 OK', [_JSON, ('Content-Length', str(len(content)))], content
