@@ -39,22 +39,26 @@ middleware in front of the routes in Heat).
 
 from collections.abc import Callable
 import dataclasses
+import functools
+import json
 import typing
 from typing import Any
 import urllib.parse
 
 import pecan
 
+from swconfig.api import healthcheck
 from swconfig.api.agent import endpoints as agent
 from swconfig.api.agent import metadata_cache
 from swconfig.api.controllers.v1 import deployment_actions
-from swconfig.api.controllers.v1 import openapi
 from swconfig.api.controllers.v1 import servers
 from swconfig.api.controllers.v1 import software_configs as configs
 from swconfig.api.controllers.v1 import software_deployments as deployments
 from swconfig.api.controllers.v1 import validate
 from swconfig.api.controllers.v1 import versions
 from swconfig.api.middleware import fault
+from swconfig.api.openapi import document as openapi
+from swconfig.api.openapi import spec
 from swconfig.common import exception
 from swconfig.common import urls
 
@@ -84,18 +88,25 @@ class Route:
         return tuple(_segments(self.template))
 
 
-def _served_by_the_health_app() -> None:
-    """The health route's methods: ``Router`` hands the request to
-    oslo.middleware's health check app, which never calls this."""
-    raise exception.RouteNotFound()
+@pecan.expose(content_type='application/json')
+@spec.operation('getOpenAPIDocument', 'This document.', tag='versions',
+                responses={'200': {'description': 'The OpenAPI document.',
+                                   'content': {spec.JSON: {'schema': {
+                                       'type': 'object'}}}}})
+def openapi_json() -> bytes:
+    """``GET /v1/openapi.json``: public documentation, no project and no
+    policy. Here, with the table it is generated from, rather than with
+    the controllers the table imports."""
+    return openapi_document_json()
 
 
 ROUTES: tuple[Route, ...] = (
     Route(urls.ROOT, {'GET': versions.root}, PUBLIC),
     Route(urls.V1, {'GET': versions.v1}, PUBLIC),
-    Route(urls.OPENAPI, {'GET': openapi.document}, PUBLIC),
-    Route(urls.HEALTHCHECK, {'GET': _served_by_the_health_app,
-                             'HEAD': _served_by_the_health_app}, HEALTH),
+    Route(urls.OPENAPI, {'GET': openapi_json}, PUBLIC),
+    Route(urls.HEALTHCHECK,
+          {'GET': healthcheck.served_by_the_health_app,
+           'HEAD': healthcheck.served_by_the_health_app}, HEALTH),
     Route(urls.CONFIGS, {'GET': configs.index, 'POST': configs.create}),
     Route(urls.CONFIG, {'GET': configs.show, 'DELETE': configs.delete}),
     Route(urls.DEPLOYMENTS, {'GET': deployments.index,
@@ -121,6 +132,20 @@ ROUTES: tuple[Route, ...] = (
     Route(urls.AGENT_SIGNAL, {'PUT': agent.AgentApp.signal,
                               'POST': agent.AgentApp.signal}, AGENT),
 )
+
+
+@functools.cache
+def openapi_document() -> dict:
+    """The OpenAPI document of ``ROUTES``, built once per process. Do not
+    mutate it: it shares its request schemas with the validators."""
+    return openapi.build(ROUTES)
+
+
+@functools.cache
+def openapi_document_json() -> bytes:
+    """The document serialised once, as served: it never changes at run
+    time."""
+    return json.dumps(openapi_document(), sort_keys=True).encode('utf-8')
 
 
 class Match(typing.NamedTuple):

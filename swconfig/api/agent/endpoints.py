@@ -48,6 +48,7 @@ from webob import etag as webob_etag
 from swconfig.api.agent import metadata_cache
 from swconfig.api.agent import signal_notifier
 from swconfig.api.middleware import fault
+from swconfig.api.openapi import spec
 from swconfig.common import context as swconfig_context
 from swconfig.common import exception
 from swconfig.common import signal_body
@@ -62,6 +63,24 @@ LOG = log.getLogger(__name__)
 REQUEST_ID_HEADER = request_id_middleware.HTTP_RESP_HEADER_REQUEST_ID
 #: An agent's answer: status line, headers, body.
 Answer = tuple[str, list[tuple[str, str]], bytes]
+
+TAG = 'agent'
+_TOKEN = spec.query('token', {'type': 'string'},
+                    'The signature of the signed URL.', required=True)
+_REVISION = spec.query('revision', {'type': 'integer'},
+                       'The deployment action the URL belongs to.',
+                       required=True)
+_DOCUMENT = {'description': 'The server\'s document.',
+             'headers': {'ETag': {'schema': {'type': 'string'}},
+                         'Last-Modified': {'schema': {'type': 'string'}}},
+             'content': {spec.JSON: {'schema': {
+                 '$ref': '#/components/schemas/AgentDocument'}}}}
+_NOT_MODIFIED = {'description': 'Unchanged (If-None-Match).'}
+_SIGNAL_ANSWERS = {**spec.ok('SignalAccepted',
+                             'Stored; applied asynchronously.'),
+                   **spec.errors(400, 403, 404, 413, 503)}
+_ANY_JSON = {'required': False, 'content': {spec.JSON: {'schema': {
+    'description': 'Any JSON, or no body at all.'}}}}
 
 
 class AgentApp:
@@ -96,6 +115,19 @@ class AgentApp:
                                            fault.request_id(environ))])
         return [] if environ['REQUEST_METHOD'] == 'HEAD' else [content]
 
+    @spec.operation('getAgentMetadata', 'Poll a server\'s metadata.',
+                    tag=TAG, method='GET', no_token=True,
+                    parameters=(_TOKEN,),
+                    responses={'200': _DOCUMENT, '304': _NOT_MODIFIED,
+                               **spec.errors(403, 404)})
+    @spec.operation('headAgentMetadata', 'Check for changes cheaply.',
+                    tag=TAG, method='HEAD', no_token=True,
+                    parameters=(_TOKEN,),
+                    responses={'200': {'description': 'ETag and '
+                                                      'Last-Modified only.'},
+                               '304': _NOT_MODIFIED,
+                               '403': {'description': 'Bad token.'},
+                               '404': {'description': 'Unknown server.'}})
     def metadata(self, environ: dict, server_id: str) -> Answer:
         entry = self.cache.get(server_id) or self.cache.load(server_id)
         if entry is None:
@@ -122,6 +154,15 @@ class AgentApp:
             return '200 OK', entry.get_headers, entry.content
         return '200 OK', entry.head_headers, b''
 
+    @spec.operation('putAgentSignal', 'Signal a deployment action '
+                    '(heat-config-notify retries PUT on 5xx).', tag=TAG,
+                    method='PUT', no_token=True,
+                    parameters=(_REVISION, _TOKEN), body=_ANY_JSON,
+                    responses=_SIGNAL_ANSWERS)
+    @spec.operation('postAgentSignal', 'Signal a deployment action.',
+                    tag=TAG, method='POST', no_token=True,
+                    parameters=(_REVISION, _TOKEN), body=_ANY_JSON,
+                    responses=_SIGNAL_ANSWERS)
     def signal(self, environ: dict, deployment_id: str) -> Answer:
         target = db_api.agent_signal_target(deployment_id)
         if target is None:
