@@ -14,7 +14,8 @@
 
 """The route table: every URL the API answers, with its methods and
 handlers, in one place (the templates are spelled in
-``swconfig.common.urls``).
+``swconfig.common.urls``). The OpenAPI document is generated from it
+(``openapi_document``), from what each handler declares.
 
 ``Router`` is the outermost WSGI app. It matches a request once and hands
 the match on by the route's access:
@@ -31,10 +32,11 @@ the match on by the route's access:
 when it has one (the tenant metadata view, answered from the agents'
 metadata cache), and pecan otherwise or when that handler declines. pecan
 calls the matched handler with the URL's arguments (see ``RoutedPecan``)
-instead of walking controller objects. An unknown URL
-answers 404, a method a URL does not serve 405 with ``Allow``: at once
-under ``/agent/``, elsewhere after authentication (as with the
-middleware in front of the routes in Heat).
+instead of walking controller objects.
+
+An unknown URL answers 404, a method a URL does not serve 405 with
+``Allow``: at once under ``/agent/``, elsewhere after authentication (as
+with the middleware in front of the routes in Heat).
 """
 
 from collections.abc import Callable
@@ -75,6 +77,9 @@ READ_METHODS = frozenset(('GET', 'HEAD', 'OPTIONS'))
 
 @dataclasses.dataclass(frozen=True)
 class Route:
+    """One URL template: its handlers by method, and how requests reach
+    them (``access``)."""
+
     template: str
     methods: dict[str, Callable]
     access: str = PROJECT
