@@ -24,6 +24,7 @@ deployment unchanged, and is then woken.
 import logging
 import threading
 import time
+import types
 
 import pytest
 
@@ -102,8 +103,9 @@ def versions(monkeypatch):
 
     def install(current: dict[str, int], failures: int = 0) -> Versions:
         fake = Versions(current, failures)
-        monkeypatch.setattr(deployment_watch.db_api,
-                            'software_deployment_versions', fake)
+        # Only the watcher's view of the DB API: other threads keep it.
+        monkeypatch.setattr(deployment_watch, 'db_api', types.SimpleNamespace(
+            software_deployment_versions=fake))
         return fake
 
     return install

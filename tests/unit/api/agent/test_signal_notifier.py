@@ -23,6 +23,7 @@ of a later signal arriving next proves no other cast came in between.
 import logging
 import queue
 import threading
+import types
 
 import pytest
 
@@ -172,7 +173,9 @@ def test_a_forked_process_starts_its_own_thread(context, monkeypatch):
     # In a forked child the parent's thread does not exist, and its queue
     # would never be read: the child must start a thread of its own.
     child_pid = notifier._pid + 1
-    monkeypatch.setattr(signal_notifier.os, 'getpid', lambda: child_pid)
+    # Only the notifier's view of os: other threads keep the real pid.
+    monkeypatch.setattr(signal_notifier, 'os',
+                        types.SimpleNamespace(getpid=lambda: child_pid))
     threads_before = _notifier_threads()
     notifier.notify(2)
     assert engine.next()[2] == 2
