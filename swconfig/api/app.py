@@ -1,3 +1,17 @@
+# Copyright 2026 swconfig developers
+#
+#    Licensed under the Apache License, Version 2.0 (the "License"); you may
+#    not use this file except in compliance with the License. You may obtain
+#    a copy of the License at
+#
+#         http://www.apache.org/licenses/LICENSE-2.0
+#
+#    Unless required by applicable law or agreed to in writing, software
+#    distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+#    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+#    License for the specific language governing permissions and limitations
+#    under the License.
+
 """Building the WSGI application.
 
 ``swconfig.api.router.Router`` is outermost: it matches every request
@@ -14,7 +28,9 @@ the error body (every failure becomes Heat's JSON error body), and then:
 * public documents (versions, OpenAPI): pecan;
 * ``/v1/{tenant_id}/...``: a bound on how many run at once (so agents
   always find a request thread), authentication (keystonemiddleware
-  auth_token, or noauth), the per-project write rate limit, pecan
+  auth_token, or noauth), the per-project write rate limit, then the
+  route's handler outside pecan if it has one (the tenant metadata view,
+  from the agents' cache: ``router.ProjectDispatch``), else pecan
   (ContextHook builds the context and checks the project, EngineHook adds
   the RPC client).
 """
@@ -27,11 +43,10 @@ from oslo_middleware import cors
 from oslo_middleware import http_proxy_to_wsgi
 from oslo_middleware import request_id
 
-from swconfig.api import agent
 from swconfig.api import healthcheck
 from swconfig.api import hooks
 from swconfig.api import router
-from swconfig.api import tenant_metadata
+from swconfig.api.agent import endpoints as agent
 from swconfig.api.middleware import concurrency
 from swconfig.api.middleware import fault
 from swconfig.api.middleware import noauth
@@ -86,11 +101,9 @@ def setup_app() -> router.Router:
         force_canonical=False,
         guess_content_type_from_ext=False,
     ))
-    # The tenant metadata view of the owner or an admin is answered from
-    # the agents' cache, after authentication, without pecan.
     project_app = concurrency.ConcurrencyLimiter(
         _authenticated(ratelimit.WriteRateLimiter(
-            tenant_metadata.TenantMetadataApp(pecan_app, agent_app.cache))))
+            router.ProjectDispatch(pecan_app, agent_app.cache))))
     return router.Router(
         router.RouteTable(), agent_app,
         public_app=_front(pecan_app),

@@ -1,3 +1,17 @@
+# Copyright 2026 swconfig developers
+#
+#    Licensed under the Apache License, Version 2.0 (the "License"); you may
+#    not use this file except in compliance with the License. You may obtain
+#    a copy of the License at
+#
+#         http://www.apache.org/licenses/LICENSE-2.0
+#
+#    Unless required by applicable law or agreed to in writing, software
+#    distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+#    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+#    License for the specific language governing permissions and limitations
+#    under the License.
+
 """``GET|HEAD /healthcheck``: oslo.middleware's health check, answered
 without a token, with swconfig's own checks of what the API needs.
 
@@ -14,11 +28,40 @@ from oslo_middleware import healthcheck
 from oslo_middleware.healthcheck import pluginbase
 
 from swconfig import transports
+from swconfig.api.openapi import spec
+from swconfig.common import exception
 from swconfig.common import rpc
 from swconfig.db import api as db_api
 
 #: Seconds the message bus check waits for a broker to accept.
 BUS_TIMEOUT = 2.0
+
+#: oslo.middleware's health check answer (not the standard error body).
+_ANSWER = {spec.JSON: {'schema': {
+    'type': 'object', 'required': ['reasons', 'detailed'],
+    'properties': {
+        'reasons': {'type': 'array', 'description': 'What each check '
+                    'found (more with [healthcheck] detailed).'},
+        'detailed': {'type': 'boolean'}}}}}
+
+
+@spec.operation(
+    'getHealthcheck', 'Whether this API worker can serve: the database '
+    'answers and the message bus accepts connections (for load balancers; '
+    'no token).', tag='health', method='GET', no_token=True,
+    responses={'200': {'description': 'Healthy; the reasons as text, JSON '
+                                      'or HTML (Accept).',
+                       'content': _ANSWER},
+               '503': {'description': 'A check failed; the same body.',
+                       'content': _ANSWER}})
+@spec.operation('headHealthcheck', 'The same check, without a body.',
+                tag='health', method='HEAD', no_token=True,
+                responses={'204': {'description': 'Healthy.'},
+                           '503': {'description': 'A check failed.'}})
+def served_by_the_health_app() -> None:
+    """The health route's methods: ``router.Router`` hands the request to
+    the health check app (``health_app``), which never calls this."""
+    raise exception.RouteNotFound()
 
 
 class DatabaseCheck(pluginbase.HealthcheckBaseExtension):

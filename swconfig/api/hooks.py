@@ -1,43 +1,41 @@
+# Copyright 2026 swconfig developers
+#
+#    Licensed under the Apache License, Version 2.0 (the "License"); you may
+#    not use this file except in compliance with the License. You may obtain
+#    a copy of the License at
+#
+#         http://www.apache.org/licenses/LICENSE-2.0
+#
+#    Unless required by applicable law or agreed to in writing, software
+#    distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+#    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+#    License for the specific language governing permissions and limitations
+#    under the License.
+
 """pecan hooks: the request context and the engine client."""
 
 from typing import Any
 
 from pecan import hooks
 
-from swconfig.api import policy
 from swconfig.api import router
-from swconfig.common import context as swconfig_context
+from swconfig.api.controllers.v1 import access
 from swconfig.common import exception
-from swconfig.common.context import RequestContext
 from swconfig.engine import rpcapi
 
 
-def scope_to_project(context: RequestContext,
-                     tenant_id: str) -> str:
-    """Heat's tenant check: admins act in their own project whatever the
-    path says; anybody else must name their own project (else 403)."""
-    if context.is_admin and context.project_id:
-        return context.project_id
-    if tenant_id != context.project_id:
-        raise exception.TenantMismatch()
-    return tenant_id
-
-
 class ContextHook(hooks.PecanHook):
-    """Builds ``request.context`` from the headers auth_token (or noauth)
-    set; admin-ness is decided once, here, by the context_is_admin rule.
-    Under ``/v1/{tenant_id}`` the path's project is checked against it
-    (``request.tenant_id``)."""
+    """Builds ``request.context`` (``access.caller_context``, as the
+    route handlers outside pecan do). Under ``/v1/{tenant_id}`` the path's
+    project is checked against it (``request.tenant_id``)."""
 
     def on_route(self, state: Any) -> None:
         request = state.request
-        context = swconfig_context.RequestContext.from_environ(
-            request.environ)
-        context.is_admin = policy.check_is_admin(context)
+        context = access.caller_context(request.environ)
         request.context = context
         tenant_id = router.route_of(request.environ).args.get('tenant_id')
         if tenant_id is not None:
-            request.tenant_id = scope_to_project(context, tenant_id)
+            request.tenant_id = access.scope_to_project(context, tenant_id)
 
 
 class EngineHook(hooks.PecanHook):

@@ -1,6 +1,21 @@
+# Copyright 2026 swconfig developers
+#
+#    Licensed under the Apache License, Version 2.0 (the "License"); you may
+#    not use this file except in compliance with the License. You may obtain
+#    a copy of the License at
+#
+#         http://www.apache.org/licenses/LICENSE-2.0
+#
+#    Unless required by applicable law or agreed to in writing, software
+#    distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+#    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+#    License for the specific language governing permissions and limitations
+#    under the License.
+
 """The route table: every URL the API answers, with its methods and
 handlers, in one place (the templates are spelled in
-``swconfig.common.urls``).
+``swconfig.common.urls``). The OpenAPI document is generated from it
+(``openapi_document``), from what each handler declares.
 
 ``Router`` is the outermost WSGI app. It matches a request once and hands
 the match on by the route's access:
@@ -11,32 +26,41 @@ the match on by the route's access:
 * ``HEALTH``: the health check, without a token (``swconfig.api.
   healthcheck``);
 * ``PROJECT``: everything under ``/v1/{tenant_id}``, through
-  authentication and the rate limiter to pecan.
+  authentication and the rate limiter to ``ProjectDispatch``.
 
-pecan then calls the matched handler with the URL's arguments (see
-``RoutedPecan``) instead of walking controller objects. An unknown URL
-answers 404, a method a URL does not serve 405 with ``Allow``: at once
-under ``/agent/``, elsewhere after authentication (as with the
-middleware in front of the routes in Heat).
+``ProjectDispatch`` runs the route's ``cached`` handler for the method,
+when it has one (the tenant metadata view, answered from the agents'
+metadata cache), and pecan otherwise or when that handler declines. pecan
+calls the matched handler with the URL's arguments (see ``RoutedPecan``)
+instead of walking controller objects.
+
+An unknown URL answers 404, a method a URL does not serve 405 with
+``Allow``: at once under ``/agent/``, elsewhere after authentication (as
+with the middleware in front of the routes in Heat).
 """
 
 from collections.abc import Callable
 import dataclasses
+import functools
+import json
 import typing
 from typing import Any
 import urllib.parse
 
 import pecan
 
-from swconfig.api import agent
+from swconfig.api import healthcheck
+from swconfig.api.agent import endpoints as agent
+from swconfig.api.agent import metadata_cache
 from swconfig.api.controllers.v1 import deployment_actions
-from swconfig.api.controllers.v1 import openapi
 from swconfig.api.controllers.v1 import servers
 from swconfig.api.controllers.v1 import software_configs as configs
 from swconfig.api.controllers.v1 import software_deployments as deployments
 from swconfig.api.controllers.v1 import validate
 from swconfig.api.controllers.v1 import versions
 from swconfig.api.middleware import fault
+from swconfig.api.openapi import document as openapi
+from swconfig.api.openapi import spec
 from swconfig.common import exception
 from swconfig.common import urls
 
@@ -53,33 +77,48 @@ READ_METHODS = frozenset(('GET', 'HEAD', 'OPTIONS'))
 
 @dataclasses.dataclass(frozen=True)
 class Route:
+    """One URL template: its handlers by method, and how requests reach
+    them (``access``)."""
+
     template: str
     methods: dict[str, Callable]
     access: str = PROJECT
+    #: Methods of a ``PROJECT`` route with a handler that answers from the
+    #: agents' metadata cache before pecan (``ProjectDispatch``): it
+    #: returns the answer, or None to leave the request to ``methods``'.
+    cached: dict[str, Callable] = dataclasses.field(default_factory=dict)
 
     @property
     def segments(self) -> tuple[str, ...]:
         return tuple(_segments(self.template))
 
 
-def _served_by_the_health_app() -> None:
-    """The health route's methods: ``Router`` hands the request to
-    oslo.middleware's health check app, which never calls this."""
-    raise exception.RouteNotFound()
+@pecan.expose(content_type='application/json')
+@spec.operation('getOpenAPIDocument', 'This document.', tag='versions',
+                responses={'200': {'description': 'The OpenAPI document.',
+                                   'content': {spec.JSON: {'schema': {
+                                       'type': 'object'}}}}})
+def openapi_json() -> bytes:
+    """``GET /v1/openapi.json``: public documentation, no project and no
+    policy. Here, with the table it is generated from, rather than with
+    the controllers the table imports."""
+    return openapi_document_json()
 
 
 ROUTES: tuple[Route, ...] = (
     Route(urls.ROOT, {'GET': versions.root}, PUBLIC),
     Route(urls.V1, {'GET': versions.v1}, PUBLIC),
-    Route(urls.OPENAPI, {'GET': openapi.document}, PUBLIC),
-    Route(urls.HEALTHCHECK, {'GET': _served_by_the_health_app,
-                             'HEAD': _served_by_the_health_app}, HEALTH),
+    Route(urls.OPENAPI, {'GET': openapi_json}, PUBLIC),
+    Route(urls.HEALTHCHECK,
+          {'GET': healthcheck.served_by_the_health_app,
+           'HEAD': healthcheck.served_by_the_health_app}, HEALTH),
     Route(urls.CONFIGS, {'GET': configs.index, 'POST': configs.create}),
     Route(urls.CONFIG, {'GET': configs.show, 'DELETE': configs.delete}),
     Route(urls.DEPLOYMENTS, {'GET': deployments.index,
                              'POST': deployments.create}),
     # Before DEPLOYMENT_SIGNAL: /metadata/signal is a server named signal.
-    Route(urls.SERVER_METADATA, {'GET': deployments.server_metadata}),
+    Route(urls.SERVER_METADATA, {'GET': deployments.server_metadata},
+          cached={'GET': deployments.server_metadata_from_cache}),
     Route(urls.DEPLOYMENT, {'GET': deployments.show,
                             'PUT': deployments.update,
                             'DELETE': deployments.delete}),
@@ -98,6 +137,20 @@ ROUTES: tuple[Route, ...] = (
     Route(urls.AGENT_SIGNAL, {'PUT': agent.AgentApp.signal,
                               'POST': agent.AgentApp.signal}, AGENT),
 )
+
+
+@functools.cache
+def openapi_document() -> dict:
+    """The OpenAPI document of ``ROUTES``, built once per process. Do not
+    mutate it: it shares its request schemas with the validators."""
+    return openapi.build(ROUTES)
+
+
+@functools.cache
+def openapi_document_json() -> bytes:
+    """The document serialised once, as served: it never changes at run
+    time."""
+    return json.dumps(openapi_document(), sort_keys=True).encode('utf-8')
 
 
 class Match(typing.NamedTuple):
@@ -240,6 +293,30 @@ class Router:
             return self.project_app(environ, start_response)
         finally:
             self.agent_app.project_request_done()
+
+
+class ProjectDispatch:
+    """The end of the ``PROJECT`` chain, after authentication and the rate
+    limiter: the route's ``cached`` handler for the method, if it has one
+    and answers, else ``pecan_app``. Errors are raised to the chain's
+    error middleware, as pecan's are."""
+
+    def __init__(self, pecan_app: Any,
+                 cache: metadata_cache.MetadataCache) -> None:
+        self.pecan_app = pecan_app
+        self.cache = cache
+
+    def __call__(self, environ: dict, start_response: Any) -> Any:
+        match = route_of(environ)
+        if match.route is not None and match.route.cached:
+            handler = match.route.cached.get(environ['REQUEST_METHOD'])
+            if handler is not None:
+                answer = handler(self.cache, environ, **match.args)
+                if answer is not None:
+                    status, headers, content = answer
+                    start_response(status, headers)
+                    return [content]
+        return self.pecan_app(environ, start_response)
 
 
 def route_of(environ: dict) -> Match:

@@ -1,3 +1,17 @@
+# Copyright 2026 swconfig developers
+#
+#    Licensed under the Apache License, Version 2.0 (the "License"); you may
+#    not use this file except in compliance with the License. You may obtain
+#    a copy of the License at
+#
+#         http://www.apache.org/licenses/LICENSE-2.0
+#
+#    Unless required by applicable law or agreed to in writing, software
+#    distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+#    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+#    License for the specific language governing permissions and limitations
+#    under the License.
+
 """An error inside the agent path is answered by that path, with the API's
 standard error body and the right status: there is no second
 implementation to fall back to. In-process (the failures are injected into
@@ -9,7 +23,7 @@ import urllib.parse
 import pytest
 from sqlalchemy import exc as sa_exc
 
-from swconfig.api import metadata_cache
+from swconfig.api.agent import metadata_cache
 from swconfig.common import exception
 from swconfig.db import api as db_api
 from tests.functional.api import helpers

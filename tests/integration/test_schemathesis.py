@@ -1,3 +1,17 @@
+# Copyright 2026 swconfig developers
+#
+#    Licensed under the Apache License, Version 2.0 (the "License"); you may
+#    not use this file except in compliance with the License. You may obtain
+#    a copy of the License at
+#
+#         http://www.apache.org/licenses/LICENSE-2.0
+#
+#    Unless required by applicable law or agreed to in writing, software
+#    distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+#    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+#    License for the specific language governing permissions and limitations
+#    under the License.
+
 """Property-based fuzzing of the live API from its own OpenAPI document.
 
 schemathesis sends every documented operation of a spawned
@@ -9,7 +23,7 @@ the document's links. The one property checked is that the server never
 answers 5xx: a 5xx is a server bug, never a flaky test. The seed is fixed,
 so a failure reproduces exactly.
 
-The schema is built at import time from swconfig.api.openapi (pytest must
+The schema is built at import time from swconfig.api.router (pytest must
 know the operations when it collects the tests, before the server runs);
 test_served_document_is_the_tested_one checks the server serves exactly
 that document. ``{tenant_id}`` is pinned to one project of these tests: in
@@ -26,7 +40,7 @@ import requests
 import schemathesis
 from schemathesis.checks import not_a_server_error
 
-from swconfig.api import openapi
+from swconfig.api import router
 
 PROJECT = f'p-fuzz-{uuid.uuid4().hex[:8]}'
 SEED = 20251122
@@ -37,7 +51,7 @@ MIN_STATEFUL_CALLS = 100
 CHECKS = [not_a_server_error]
 
 schema = schemathesis.openapi.from_dict(
-    json.loads(openapi.document_json()),
+    json.loads(router.openapi_document_json()),
     config=schemathesis.Config.from_dict({
         'seed': SEED,
         'parameters': {'path.tenant_id': PROJECT},

@@ -1,3 +1,17 @@
+# Copyright 2026 swconfig developers
+#
+#    Licensed under the Apache License, Version 2.0 (the "License"); you may
+#    not use this file except in compliance with the License. You may obtain
+#    a copy of the License at
+#
+#         http://www.apache.org/licenses/LICENSE-2.0
+#
+#    Unless required by applicable law or agreed to in writing, software
+#    distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+#    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+#    License for the specific language governing permissions and limitations
+#    under the License.
+
 """Check that the API reference documents every request field.
 
 The request bodies the API accepts are the JSON schemas in
@@ -62,8 +76,9 @@ def _flat(text: str) -> str:
 
 def request_schemas() -> dict[str, dict]:
     """{schema name: schema} of every request body."""
-    from swconfig.api import openapi
-    return openapi.REQUEST_SCHEMAS
+    from swconfig.api import router
+    from swconfig.api.openapi import document
+    return document.request_schemas(router.ROUTES)
 
 
 def request_fields() -> dict[str, list[str]]:

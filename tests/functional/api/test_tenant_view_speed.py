@@ -1,5 +1,20 @@
-"""The tenant metadata view served from the agents' cache
-(``swconfig.api.tenant_metadata``) answers exactly what pecan's
+# Copyright 2026 swconfig developers
+#
+#    Licensed under the Apache License, Version 2.0 (the "License"); you may
+#    not use this file except in compliance with the License. You may obtain
+#    a copy of the License at
+#
+#         http://www.apache.org/licenses/LICENSE-2.0
+#
+#    Unless required by applicable law or agreed to in writing, software
+#    distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+#    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+#    License for the specific language governing permissions and limitations
+#    under the License.
+
+"""The tenant metadata view served from the agents' cache (the route's
+``cached`` handler, ``software_deployments.server_metadata_from_cache``)
+answers exactly what pecan's
 controller answers. A request with a query string goes to pecan (the
 controller ignores the query), so each view is compared with pecan's own
 answer to the same request."""

@@ -1,12 +1,27 @@
+# Copyright 2026 swconfig developers
+#
+#    Licensed under the Apache License, Version 2.0 (the "License"); you may
+#    not use this file except in compliance with the License. You may obtain
+#    a copy of the License at
+#
+#         http://www.apache.org/licenses/LICENSE-2.0
+#
+#    Unless required by applicable law or agreed to in writing, software
+#    distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+#    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+#    License for the specific language governing permissions and limitations
+#    under the License.
+
 """The OpenAPI document stays true to the app it describes.
 
-The document is hand-assembled in swconfig.api.openapi, so these tests are
-what keeps it honest: it must be valid OpenAPI; its operations must be
-exactly those of the route table (swconfig.api.router), and the app must
-route each one; each documented request body must be
-the very schema object the controller validates with; and what the views
-really return must match the documented response schemas, which are
-closed, so a new key in a view fails here until it is documented.
+The document is generated from the route table (swconfig.api.router) and
+what each handler declares (swconfig.api.openapi.spec), so these tests
+are what keeps the declarations honest: the document must be valid
+OpenAPI; every method of every route must declare its operation, and the
+app must route each one; each documented request body must be the very
+schema object the controller validates with; and what the views really
+return must match the documented response schemas, which are closed, so a
+new key in a view fails here until it is documented.
 """
 
 from collections.abc import Iterator
@@ -23,8 +38,10 @@ import schemathesis
 
 from swconfig import policies
 from swconfig.api import body
-from swconfig.api import openapi
 from swconfig.api import router
+from swconfig.api.openapi import components
+from swconfig.api.openapi import document
+from swconfig.api.openapi import spec
 from swconfig.api.schemas.v1 import servers as server_schemas
 from swconfig.api.schemas.v1 import software_configs as config_schemas
 from swconfig.api.schemas.v1 import software_deployments as deploy_schemas
@@ -37,12 +54,13 @@ SCHEMA_MODULES = (config_schemas, deploy_schemas, server_schemas)
 # is accepted, which is all the documented schema says). Should one start
 # validating, it must validate with the documented object: then remove it.
 NOT_VALIDATED = frozenset({('POST', urls.DEPLOYMENT_SIGNAL)})
+REQUEST_SCHEMAS = document.request_schemas(router.ROUTES)
 
 
 def _document() -> dict:
     # schemathesis and the assertions below must never touch the cached
     # document, which shares its request schemas with the validators.
-    return copy.deepcopy(openapi.document())
+    return copy.deepcopy(router.openapi_document())
 
 
 def _operations(doc: dict) -> Iterator[tuple[str, str, dict]]:
@@ -95,9 +113,9 @@ def test_document_is_valid_openapi():
 
 
 def test_document_is_built_once_and_serialisable():
-    assert openapi.document() is openapi.document()
-    assert json.loads(openapi.document_json()) == json.loads(
-        json.dumps(openapi.document()))
+    assert router.openapi_document() is router.openapi_document()
+    assert json.loads(router.openapi_document_json()) == json.loads(
+        json.dumps(router.openapi_document()))
 
 
 def test_success_and_error_statuses():
@@ -126,7 +144,7 @@ def test_success_and_error_statuses():
             assert response['content']['application/json']['schema'] == \
                 error_ref, (method, path, code)
     responses = doc['components']['responses']
-    assert {code for code, (name, _) in openapi.ERROR_RESPONSES.items()
+    assert {code for code, (name, _) in components.ERROR_RESPONSES.items()
             if name in responses} == {'400', '403', '404', '405', '409',
                                       '413', '415', '422', '429', '503'}
     for method, path, operation in _operations(doc):
@@ -181,7 +199,7 @@ def test_success_envelopes():
 
 def _body_schemas() -> dict[tuple[str, str], dict]:
     """The request schemas documented by reference, per operation."""
-    doc = openapi.document()  # identity matters here: no copy
+    doc = router.openapi_document()  # identity matters: no copy
     found = {}
     for method, path, operation in _operations(doc):
         schema = operation.get('requestBody', {}).get('content', {}).get(
@@ -243,7 +261,7 @@ def test_served_document(inprocess_stack):
     reply = inprocess_stack.get('/v1/openapi.json')
     assert reply.status == 200
     assert reply.headers['Content-Type'].startswith('application/json')
-    assert reply.json == json.loads(openapi.document_json())
+    assert reply.json == json.loads(router.openapi_document_json())
     for method in ('POST', 'PUT', 'DELETE'):
         refused = inprocess_stack.request(method, '/v1/openapi.json')
         assert refused.status == 405, method
@@ -279,9 +297,39 @@ def _routable(client, method: str, path: str) -> tuple[bool, str]:
     return routed, f'{method} {path} -> {reply.status} {error_type}'
 
 
-def test_documented_operations_are_the_route_table():
-    documented = {(m, p) for m, p, _ in _operations(_document())}
+def test_every_route_method_declares_a_documented_operation():
+    doc = _document()
+    for route in router.ROUTES:
+        for method, handler in route.methods.items():
+            declared = spec.declared(handler, method)
+            assert declared is not None, (method, route.template)
+            operation = doc['paths'][route.template][method.lower()]
+            assert operation['operationId'] == declared.operation_id
+            assert operation['summary'] == declared.summary
+    documented = {(m, p) for m, p, _ in _operations(doc)}
     assert documented == _routed()
+
+
+def test_an_undeclared_handler_stops_the_build():
+    def undocumented():
+        pass
+
+    routes = (*router.ROUTES, router.Route('/v1/{tenant_id}/extra',
+                                           {'GET': undocumented}))
+    with pytest.raises(LookupError, match='GET /v1/{tenant_id}/extra'):
+        document.build(routes)
+
+
+def test_operations_are_declared_per_method():
+    metadata = router.RouteTable().match(
+        'GET', '/agent/servers/s/metadata').handler
+    assert spec.declared(metadata, 'GET').operation_id == 'getAgentMetadata'
+    assert spec.declared(metadata, 'HEAD').operation_id == (
+        'headAgentMetadata')
+    assert spec.declared(metadata, 'DELETE') is None
+    with pytest.raises(ValueError, match='two operations'):
+        spec.operation('again', 'Again.', tag='agent', responses={},
+                       method='GET')(metadata)
 
 
 def test_every_documented_operation_is_routed(inprocess_stack):
@@ -551,9 +599,9 @@ def _request_bodies(doc: dict) -> dict[str, dict]:
 
 def test_every_request_field_is_described():
     # The document exactly as served at /v1/openapi.json.
-    doc = json.loads(openapi.document_json())
+    doc = json.loads(router.openapi_document_json())
     bodies = _request_bodies(doc)
-    assert set(bodies) == set(openapi.REQUEST_SCHEMAS)
+    assert set(bodies) == set(REQUEST_SCHEMAS)
     missing = []
     for name, schema in bodies.items():
         if not schema.get('description', '').strip():
@@ -600,7 +648,7 @@ def test_api_reference_uses_the_schema_descriptions():
     schema's description, verbatim (whitespace aside)."""
     sections = _api_ref_sections()
     problems = []
-    for name, schema in openapi.REQUEST_SCHEMAS.items():
+    for name, schema in REQUEST_SCHEMAS.items():
         text = sections.get(name)
         if text is None:
             problems.append(f'{name}: no "{REQUEST_BODY_MARKER} {name}"')

@@ -1,9 +1,23 @@
+# Copyright 2026 swconfig developers
+#
+#    Licensed under the Apache License, Version 2.0 (the "License"); you may
+#    not use this file except in compliance with the License. You may obtain
+#    a copy of the License at
+#
+#         http://www.apache.org/licenses/LICENSE-2.0
+#
+#    Unless required by applicable law or agreed to in writing, software
+#    distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+#    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+#    License for the specific language governing permissions and limitations
+#    under the License.
+
 """The route table: one match per request, Heat's 404/405 otherwise."""
 
 import pytest
 
-from swconfig.api import agent
 from swconfig.api import router
+from swconfig.api.agent import endpoints as agent
 from swconfig.api.controllers.v1 import servers
 from swconfig.api.controllers.v1 import software_deployments as deployments
 from swconfig.common import exception

@@ -1,5 +1,20 @@
-"""The tenant metadata view from the agents' cache: which requests it
-answers itself and which it hands to pecan."""
+# Copyright 2026 swconfig developers
+#
+#    Licensed under the Apache License, Version 2.0 (the "License"); you may
+#    not use this file except in compliance with the License. You may obtain
+#    a copy of the License at
+#
+#         http://www.apache.org/licenses/LICENSE-2.0
+#
+#    Unless required by applicable law or agreed to in writing, software
+#    distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+#    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+#    License for the specific language governing permissions and limitations
+#    under the License.
+
+"""The tenant metadata view from the agents' cache (the route's ``cached``
+handler, run by ``router.ProjectDispatch``): which requests it answers
+itself and which it hands to pecan."""
 
 import io
 import json
@@ -7,9 +22,9 @@ import uuid
 
 import pytest
 
-from swconfig.api import metadata_cache
 from swconfig.api import router
-from swconfig.api import tenant_metadata
+from swconfig.api.agent import metadata_cache
+from swconfig.api.controllers.v1 import software_deployments
 from swconfig.common import exception
 from tests.functional.api import helpers
 
@@ -57,7 +72,16 @@ def server(inprocess_stack):
 def _app():
     pecan = _Pecan()
     cache = metadata_cache.MetadataCache(100, 1.0)
-    return tenant_metadata.TenantMetadataApp(pecan, cache), pecan
+    return router.ProjectDispatch(pecan, cache), pecan
+
+
+def test_the_route_table_says_so():
+    match = TABLE.match('GET', '/v1/p/software_deployments/metadata/s')
+    assert match.handler is software_deployments.server_metadata
+    assert match.route.cached == {
+        'GET': software_deployments.server_metadata_from_cache}
+    assert [route.template for route in router.ROUTES if route.cached] == [
+        match.route.template]
 
 
 def test_the_owner_is_answered_from_the_cache(server):

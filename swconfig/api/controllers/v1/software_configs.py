@@ -1,3 +1,17 @@
+# Copyright 2026 swconfig developers
+#
+#    Licensed under the Apache License, Version 2.0 (the "License"); you may
+#    not use this file except in compliance with the License. You may obtain
+#    a copy of the License at
+#
+#         http://www.apache.org/licenses/LICENSE-2.0
+#
+#    Unless required by applicable law or agreed to in writing, software
+#    distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+#    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+#    License for the specific language governing permissions and limitations
+#    under the License.
+
 """/v1/{tenant_id}/software_configs: immutable configs (no PUT)."""
 
 import pecan
@@ -6,11 +20,39 @@ from swconfig.api import body
 from swconfig.api import views
 from swconfig.api.controllers.v1 import access
 from swconfig.api.controllers.v1 import params
+from swconfig.api.openapi import spec
 from swconfig.api.schemas.v1 import software_configs as schemas
 from swconfig.db import api as db_api
 
+TAG = 'software_configs'
+_CREATED = '$response.body#/software_config/id'
+_TENANT = '$request.path.tenant_id'
+#: Links let stateful testers (and readers) chain operations: a created
+#: config can be shown, deleted, and deployed.
+_CREATED_LINKS = {
+    'ShowConfig': {'operationId': 'showSoftwareConfig', 'parameters': {
+        'tenant_id': _TENANT, 'config_id': _CREATED}},
+    'DeleteConfig': {'operationId': 'deleteSoftwareConfig', 'parameters': {
+        'tenant_id': _TENANT, 'config_id': _CREATED}},
+    'DeployConfig': {'operationId': 'createSoftwareDeployment',
+                     'parameters': {'tenant_id': _TENANT},
+                     'requestBody': {'config_id': _CREATED}},
+}
+
 
 @pecan.expose('json')
+@spec.operation(
+    'listSoftwareConfigs', 'List configs, newest first.', tag=TAG,
+    responses={**spec.ok('SoftwareConfigList', 'Config summaries.'),
+               **spec.errors(400, 403)},
+    parameters=(
+        spec.query('limit', {'type': 'integer', 'minimum': 0},
+                   'At most this many configs.'),
+        spec.query('marker', {'type': 'string'},
+                   'Continue after this config id (ignored when unknown).'),
+        spec.query('global_tenant', {'type': 'boolean'},
+                   'All projects (policy software_configs:global_index).'),
+    ))
 def index() -> dict:
     all_projects = params.boolean('global_tenant', params.get('global_tenant'))
     context = access.authorize('software_configs:index')
@@ -26,6 +68,9 @@ def index() -> dict:
 
 
 @pecan.expose('json')
+@spec.operation('showSoftwareConfig', 'Show a config.', tag=TAG,
+                responses={**spec.ok('SoftwareConfigShow', 'The config.'),
+                           **spec.errors(400, 403, 404)})
 def show(config_id: str) -> dict:
     context = access.authorize('software_configs:show')
     row = db_api.software_config_get(context, config_id)
@@ -33,6 +78,13 @@ def show(config_id: str) -> dict:
 
 
 @pecan.expose('json')
+@spec.operation('createSoftwareConfig', 'Create an immutable config.',
+                tag=TAG, body=spec.Body('SoftwareConfigCreate',
+                                        schemas.CREATE),
+                responses={**spec.ok('SoftwareConfigShow',
+                                     'The created config.',
+                                     links=_CREATED_LINKS),
+                           **spec.errors(400, 403)})
 def create() -> dict:
     context = access.authorize('software_configs:create')
     document = body.load(pecan.request, schemas.CREATE)
@@ -44,6 +96,10 @@ def create() -> dict:
 
 
 @pecan.expose(content_type='application/json')
+@spec.operation('deleteSoftwareConfig',
+                'Delete a config no deployment references.', tag=TAG,
+                responses={**spec.NO_CONTENT,
+                           **spec.errors(400, 403, 404, 409)})
 def delete(config_id: str) -> None:
     context = access.authorize('software_configs:delete')
     pecan.request.engine.delete_software_config(context, config_id)

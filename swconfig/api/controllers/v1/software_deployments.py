@@ -1,3 +1,17 @@
+# Copyright 2026 swconfig developers
+#
+#    Licensed under the Apache License, Version 2.0 (the "License"); you may
+#    not use this file except in compliance with the License. You may obtain
+#    a copy of the License at
+#
+#         http://www.apache.org/licenses/LICENSE-2.0
+#
+#    Unless required by applicable law or agreed to in writing, software
+#    distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+#    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+#    License for the specific language governing permissions and limitations
+#    under the License.
+
 """/v1/{tenant_id}/software_deployments, its metadata, events and signal."""
 
 import json
@@ -8,8 +22,10 @@ from swconfig import transports
 from swconfig.api import body
 from swconfig.api import deployment_watch
 from swconfig.api import views
+from swconfig.api.agent import metadata_cache
 from swconfig.api.controllers.v1 import access
 from swconfig.api.controllers.v1 import params
+from swconfig.api.openapi import spec
 from swconfig.api.schemas.v1 import software_deployments as schemas
 from swconfig.common import deployment_request
 from swconfig.common import representations
@@ -32,8 +48,50 @@ class EngineAppliedSink(transports_base.SignalSink):
     def apply(self, inbox_id: int) -> None:
         self.engine.apply_signal(self.context, inbox_id)
 
+METADATA_RULE = 'software_deployments:metadata'
+#: An answer of a route handler outside pecan: status, headers, body.
+Answer = tuple[str, list[tuple[str, str]], bytes]
+_JSON = ('Content-Type', 'application/json')
+#: The tenant view of a server nobody registered.
+_EMPTY_VIEW = representations.tenant_view(None)
+
+TAG = 'software_deployments'
+_SHOW = 'SoftwareDeploymentShow'
+_CREATED = '$response.body#/software_deployment/'
+_TENANT = '$request.path.tenant_id'
+#: Links let stateful testers (and readers) chain operations from a
+#: created deployment.
+_CREATED_LINKS = {
+    **{name: {'operationId': operation_id, 'parameters': {
+        'tenant_id': _TENANT, 'deployment_id': _CREATED + 'id'}}
+       for name, operation_id in (
+           ('ShowDeployment', 'showSoftwareDeployment'),
+           ('UpdateDeployment', 'updateSoftwareDeployment'),
+           ('DeleteDeployment', 'deleteSoftwareDeployment'),
+           ('ListEvents', 'listSoftwareDeploymentEvents'),
+           ('Signal', 'signalSoftwareDeployment'))},
+    'ServerMetadata': {'operationId': 'showServerMetadata', 'parameters': {
+        'tenant_id': _TENANT, 'server_id': _CREATED + 'server_id'}},
+    'DeleteDeployedConfig': {
+        'operationId': 'deleteSoftwareConfig', 'parameters': {
+            'tenant_id': _TENANT, 'config_id': _CREATED + 'config_id'}},
+}
+_WAIT = spec.query(
+    'wait', {'type': 'integer', 'minimum': 0},
+    'Long poll: when the deployment is IN_PROGRESS, answer as soon as it '
+    'changes (status, progress reason, outputs) or after this many '
+    'seconds (at most 60), whichever comes first. A finished deployment '
+    'is answered at once.')
+
 
 @pecan.expose('json')
+@spec.operation('listSoftwareDeployments',
+                'List deployments, oldest first.', tag=TAG,
+                responses={**spec.ok('SoftwareDeploymentList',
+                                     'Deployments.'),
+                           **spec.errors(400, 403)},
+                parameters=(spec.query('server_id', {'type': 'string'},
+                                       'Only this server\'s.'),))
 def index() -> dict:
     context = access.authorize('software_deployments:index')
     server_id = params.get('server_id') or None
@@ -44,6 +102,10 @@ def index() -> dict:
 
 
 @pecan.expose('json')
+@spec.operation('showSoftwareDeployment', 'Show a deployment.', tag=TAG,
+                responses={**spec.ok(_SHOW, 'The deployment.'),
+                           **spec.errors(400, 403, 404)},
+                parameters=(_WAIT,))
 def show(deployment_id: str) -> dict:
     """With ``?wait=N`` and the deployment IN_PROGRESS: answer when it
     changes (status, progress, outputs) or after N seconds (at most
@@ -66,6 +128,13 @@ def show(deployment_id: str) -> dict:
 
 
 @pecan.expose('json')
+@spec.operation('createSoftwareDeployment', 'Deploy a config to a server.',
+                tag=TAG, body=spec.Body('SoftwareDeploymentCreate',
+                                        schemas.CREATE),
+                responses={**spec.ok(_SHOW, 'The created deployment.',
+                                     links=_CREATED_LINKS),
+                           **spec.errors(400, 403, 404, 422)},
+                parameters=(spec.IDEMPOTENCY_KEY,))
 def create() -> dict:
     context = access.authorize('software_deployments:create')
     document = body.load(pecan.request, schemas.CREATE)
@@ -76,6 +145,12 @@ def create() -> dict:
 
 
 @pecan.expose('json')
+@spec.operation('updateSoftwareDeployment',
+                'Update a deployment; null or absent fields are left alone.',
+                tag=TAG, body=spec.Body('SoftwareDeploymentUpdate',
+                                        schemas.UPDATE),
+                responses={**spec.ok(_SHOW, 'The deployment.'),
+                           **spec.errors(400, 403, 404, 409)})
 def update(deployment_id: str) -> dict:
     context = access.authorize('software_deployments:update')
     document = body.load(pecan.request, schemas.UPDATE)
@@ -86,6 +161,14 @@ def update(deployment_id: str) -> dict:
 
 
 @pecan.expose(content_type='application/json')
+@spec.operation(
+    'deleteSoftwareDeployment', 'Delete a deployment.', tag=TAG,
+    responses={**spec.NO_CONTENT,
+               **spec.ok(_SHOW, 'The component has a DELETE entry: it runs '
+                         'first; the deployment (action DELETE, '
+                         'IN_PROGRESS) is removed when the action finishes '
+                         'or times out.', status=202),
+               **spec.errors(400, 403, 404, 409)})
 def delete(deployment_id: str) -> str | None:
     """204 once deleted. A component with a DELETE entry runs it first:
     202 with the deployment IN_PROGRESS, removed when the action
@@ -108,6 +191,14 @@ def deployment_or_nothing(row: dict | None, status: int) -> str | None:
 
 
 @pecan.expose('json')
+@spec.operation('signalSoftwareDeployment',
+                'Signal the current action, as its agent would.', tag=TAG,
+                # Read without validation (any JSON object is accepted,
+                # which is all the schema says); documented all the same.
+                body=spec.Body('SoftwareDeploymentSignal', schemas.SIGNAL),
+                responses={**spec.ok('SignalAccepted',
+                                     'Stored; applied asynchronously.'),
+                           **spec.errors(400, 403, 404)})
 def signal(deployment_id: str) -> dict:
     """An API user signals the current action of a deployment, with the
     same semantics as the agent's signed URL."""
@@ -123,6 +214,10 @@ def signal(deployment_id: str) -> dict:
 
 
 @pecan.expose('json')
+@spec.operation('listSoftwareDeploymentEvents',
+                'Status changes and signals of a deployment.', tag=TAG,
+                responses={**spec.ok('DeploymentEventList', 'Events.'),
+                           **spec.errors(400, 403, 404)})
 def events(deployment_id: str) -> dict:
     context = access.authorize('software_deployments:show')
     rows = db_api.software_deployment_event_get_all(context, deployment_id)
@@ -130,10 +225,46 @@ def events(deployment_id: str) -> dict:
 
 
 @pecan.expose(content_type='application/json')
+@spec.operation('showServerMetadata',
+                'The configs deployed to a server, by name.', tag=TAG,
+                responses={**spec.ok('ServerMetadata', 'Full configs.'),
+                           **spec.errors(400, 403)})
 def server_metadata(server_id: str) -> bytes:
     """Heat's view of a server's deployments: the very document its agent
     receives (pre-rendered by the engine), so both list the same."""
-    context = access.authorize('software_deployments:metadata')
+    context = access.authorize(METADATA_RULE)
     document = db_api.server_document_get(context, server_id)
     return representations.tenant_view(
         document.encode() if document else None)
+
+
+def server_metadata_from_cache(cache: metadata_cache.MetadataCache,
+                               environ: dict, tenant_id: str,
+                               server_id: str) -> Answer | None:
+    """``server_metadata`` for its owner or an admin, from the API
+    worker's metadata cache, without pecan; None leaves the request to
+    ``server_metadata``.
+
+    The view is the agents' document, so it is served from the entries
+    and with the freshness of their polls (``swconfig.api.agent.
+    metadata_cache``), its list cut out of the document's bytes: nothing
+    is parsed, no second copy kept, no database read on a hit. The checks
+    are pecan's (``access``), in the same order and with the same
+    errors; the owner is read with the document. Anybody else (a stack
+    user project of one of the server's deployments, or a stranger to
+    refuse) is rare and left to the controller's query, as is a request
+    with a query string (which pecan answers the same, ignoring it).
+    """
+    if environ.get('QUERY_STRING'):
+        return None
+    context = access.caller_context(environ)
+    tenant_id = access.scope_to_project(context, tenant_id)
+    access.enforce(METADATA_RULE, context, tenant_id)
+    entry = cache.get(server_id) or cache.load(server_id)
+    if entry is None:  # nobody registered the server: nothing listed
+        return '200 OK', [_JSON, ('Content-Length',
+                                  str(len(_EMPTY_VIEW)))], _EMPTY_VIEW
+    if not context.is_admin and entry.tenant != context.project_id:
+        return None
+    content = representations.tenant_view(entry.content)
+    return '200 OK', [_JSON, ('Content-Length', str(len(content)))], content

@@ -1,3 +1,17 @@
+# Copyright 2026 swconfig developers
+#
+#    Licensed under the Apache License, Version 2.0 (the "License"); you may
+#    not use this file except in compliance with the License. You may obtain
+#    a copy of the License at
+#
+#         http://www.apache.org/licenses/LICENSE-2.0
+#
+#    Unless required by applicable law or agreed to in writing, software
+#    distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+#    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+#    License for the specific language governing permissions and limitations
+#    under the License.
+
 """POST /v1/{tenant_id}/validate: the template check OSC sends first.
 
 Only the subset ``openstack software config create`` produces is accepted:
@@ -9,6 +23,7 @@ import pecan
 
 from swconfig.api import body
 from swconfig.api.controllers.v1 import access
+from swconfig.api.openapi import spec
 from swconfig.api.schemas.v1 import software_configs as schemas
 from swconfig.common import components
 from swconfig.common import config_io
@@ -16,6 +31,12 @@ from swconfig.common import exception
 
 
 @pecan.expose('json')
+@spec.operation('validateTemplate',
+                'Check a SoftwareConfig/SoftwareComponent template.',
+                tag='software_configs',
+                body=spec.Body('TemplateValidate', schemas.VALIDATE),
+                responses={**spec.ok('TemplateValidateResult', 'Valid.'),
+                           **spec.errors(400, 403)})
 def validate_template() -> dict:
     access.authorize('software_configs:validate')
     document = body.load(pecan.request, schemas.VALIDATE)

@@ -1,3 +1,17 @@
+# Copyright 2026 swconfig developers
+#
+#    Licensed under the Apache License, Version 2.0 (the "License"); you may
+#    not use this file except in compliance with the License. You may obtain
+#    a copy of the License at
+#
+#         http://www.apache.org/licenses/LICENSE-2.0
+#
+#    Unless required by applicable law or agreed to in writing, software
+#    distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+#    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+#    License for the specific language governing permissions and limitations
+#    under the License.
+
 """The API workers' metadata cache on a real SQLite file: hits without the
 database, the LRU bound, the freshness bound (a controlled clock), changes
 seen through the change log (also ids committed out of order), deleted
@@ -10,7 +24,7 @@ from oslo_utils import timeutils
 import pytest
 import sqlalchemy as sa
 
-from swconfig.api import metadata_cache
+from swconfig.api.agent import metadata_cache
 from swconfig.db import api as db_api
 from swconfig.db import migration
 from swconfig.db import models

@@ -1,8 +1,22 @@
+# Copyright 2026 swconfig developers
+#
+#    Licensed under the Apache License, Version 2.0 (the "License"); you may
+#    not use this file except in compliance with the License. You may obtain
+#    a copy of the License at
+#
+#         http://www.apache.org/licenses/LICENSE-2.0
+#
+#    Unless required by applicable law or agreed to in writing, software
+#    distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+#    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+#    License for the specific language governing permissions and limitations
+#    under the License.
+
 """The endpoints agents call, outside Keystone: signed URLs only.
 
 ``GET|HEAD /agent/servers/{server_id}/metadata?token=...`` serves the
 server's pre-rendered document from the worker's memory
-(``swconfig.api.metadata_cache``: at most ``[api]
+(``swconfig.api.agent.metadata_cache``: at most ``[api]
 metadata_cache_freshness`` stale, read from the database on a miss), no
 RPC, an ETag and an RFC 1123 Last-Modified (os-collect-config crashes on
 other date formats), 304 for a matching If-None-Match.
@@ -31,9 +45,10 @@ from oslo_log import log
 from oslo_middleware import request_id as request_id_middleware
 from webob import etag as webob_etag
 
-from swconfig.api import metadata_cache
-from swconfig.api import signal_notifier
+from swconfig.api.agent import metadata_cache
+from swconfig.api.agent import signal_notifier
 from swconfig.api.middleware import fault
+from swconfig.api.openapi import spec
 from swconfig.common import context as swconfig_context
 from swconfig.common import exception
 from swconfig.common import signal_body
@@ -48,6 +63,24 @@ LOG = log.getLogger(__name__)
 REQUEST_ID_HEADER = request_id_middleware.HTTP_RESP_HEADER_REQUEST_ID
 #: An agent's answer: status line, headers, body.
 Answer = tuple[str, list[tuple[str, str]], bytes]
+
+TAG = 'agent'
+_TOKEN = spec.query('token', {'type': 'string'},
+                    'The signature of the signed URL.', required=True)
+_REVISION = spec.query('revision', {'type': 'integer'},
+                       'The deployment action the URL belongs to.',
+                       required=True)
+_DOCUMENT = {'description': 'The server\'s document.',
+             'headers': {'ETag': {'schema': {'type': 'string'}},
+                         'Last-Modified': {'schema': {'type': 'string'}}},
+             'content': {spec.JSON: {'schema': {
+                 '$ref': '#/components/schemas/AgentDocument'}}}}
+_NOT_MODIFIED = {'description': 'Unchanged (If-None-Match).'}
+_SIGNAL_ANSWERS = {**spec.ok('SignalAccepted',
+                             'Stored; applied asynchronously.'),
+                   **spec.errors(400, 403, 404, 413, 503)}
+_ANY_JSON = {'required': False, 'content': {spec.JSON: {'schema': {
+    'description': 'Any JSON, or no body at all.'}}}}
 
 
 class AgentApp:
@@ -82,6 +115,19 @@ class AgentApp:
                                            fault.request_id(environ))])
         return [] if environ['REQUEST_METHOD'] == 'HEAD' else [content]
 
+    @spec.operation('getAgentMetadata', 'Poll a server\'s metadata.',
+                    tag=TAG, method='GET', no_token=True,
+                    parameters=(_TOKEN,),
+                    responses={'200': _DOCUMENT, '304': _NOT_MODIFIED,
+                               **spec.errors(403, 404)})
+    @spec.operation('headAgentMetadata', 'Check for changes cheaply.',
+                    tag=TAG, method='HEAD', no_token=True,
+                    parameters=(_TOKEN,),
+                    responses={'200': {'description': 'ETag and '
+                                                      'Last-Modified only.'},
+                               '304': _NOT_MODIFIED,
+                               '403': {'description': 'Bad token.'},
+                               '404': {'description': 'Unknown server.'}})
     def metadata(self, environ: dict, server_id: str) -> Answer:
         entry = self.cache.get(server_id) or self.cache.load(server_id)
         if entry is None:
@@ -108,6 +154,15 @@ class AgentApp:
             return '200 OK', entry.get_headers, entry.content
         return '200 OK', entry.head_headers, b''
 
+    @spec.operation('putAgentSignal', 'Signal a deployment action '
+                    '(heat-config-notify retries PUT on 5xx).', tag=TAG,
+                    method='PUT', no_token=True,
+                    parameters=(_REVISION, _TOKEN), body=_ANY_JSON,
+                    responses=_SIGNAL_ANSWERS)
+    @spec.operation('postAgentSignal', 'Signal a deployment action.',
+                    tag=TAG, method='POST', no_token=True,
+                    parameters=(_REVISION, _TOKEN), body=_ANY_JSON,
+                    responses=_SIGNAL_ANSWERS)
     def signal(self, environ: dict, deployment_id: str) -> Answer:
         target = db_api.agent_signal_target(deployment_id)
         if target is None:

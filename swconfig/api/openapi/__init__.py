@@ -1,0 +1,22 @@
+# Copyright 2026 swconfig developers
+#
+#    Licensed under the Apache License, Version 2.0 (the "License"); you may
+#    not use this file except in compliance with the License. You may obtain
+#    a copy of the License at
+#
+#         http://www.apache.org/licenses/LICENSE-2.0
+#
+#    Unless required by applicable law or agreed to in writing, software
+#    distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+#    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+#    License for the specific language governing permissions and limitations
+#    under the License.
+
+"""The OpenAPI 3.1 document of the REST API, generated from the route
+table (``swconfig.api.router.ROUTES``) and served at
+``/v1/openapi.json``.
+
+Each route handler declares the operation it serves (``spec``), next to
+its code; ``document`` walks the table and assembles the document with
+the shared schemas and error responses (``components``).
+"""

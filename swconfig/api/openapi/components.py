@@ -1,0 +1,213 @@
+# Copyright 2026 swconfig developers
+#
+#    Licensed under the Apache License, Version 2.0 (the "License"); you may
+#    not use this file except in compliance with the License. You may obtain
+#    a copy of the License at
+#
+#         http://www.apache.org/licenses/LICENSE-2.0
+#
+#    Unless required by applicable law or agreed to in writing, software
+#    distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+#    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+#    License for the specific language governing permissions and limitations
+#    under the License.
+
+"""The shared parts of the OpenAPI document: the response schemas, which
+mirror ``swconfig.api.views`` (closed objects, so a key a view adds
+without documenting it fails ``tests/unit/api/test_openapi.py``), the
+envelopes the handlers answer, and Heat's error body with the error
+responses every operation refers to by status.
+
+The request schemas are not here: each handler names the very schema
+object it validates with (``spec.Body``).
+"""
+
+from typing import Any
+
+
+def ref(name: str) -> dict:
+    """A reference to the ``components/schemas`` entry ``name``."""
+    return {'$ref': f'#/components/schemas/{name}'}
+
+
+def _nullable(type_: str) -> dict:
+    return {'type': [type_, 'null']}
+
+
+_TIME = {'type': 'string', 'description': 'UTC, whole seconds: '
+                                          'YYYY-MM-DDTHH:MM:SSZ',
+         'pattern': r'^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$'}
+
+_CONFIG_SUMMARY_PROPERTIES = {
+    'id': {'type': 'string'},
+    'name': _nullable('string'),
+    'group': _nullable('string'),
+    'creation_time': _TIME,
+}
+
+
+def _object(properties: dict, required: list[str] | None = None,
+            description: str | None = None) -> dict:
+    # Closed objects: a key a view adds without documenting it here fails
+    # tests/unit/api/test_openapi.py.
+    schema: dict[str, Any] = {'type': 'object', 'properties': properties,
+                              'required': required or list(properties),
+                              'additionalProperties': False}
+    if description:
+        schema['description'] = description
+    return schema
+
+
+def _envelope(key: str, item: dict) -> dict:
+    return _object({key: item})
+
+
+RESPONSE_SCHEMAS: dict[str, dict] = {
+    'Error': _object({
+        'code': {'type': 'integer'},
+        'title': {'type': 'string'},
+        'explanation': {'type': 'string'},
+        'error': _object({
+            'type': {'type': 'string'},
+            'message': {'type': 'string'},
+            'traceback': _nullable('string'),
+        }, required=['type', 'traceback'],
+            description='message is missing for unexpected (non-API) '
+                        'errors; traceback is null unless debug = True'),
+    }, description="Heat's FaultWrapper error body, for every error."),
+    'Version': _object({
+        'id': {'type': 'string'},
+        'status': {'type': 'string'},
+        'links': {'type': 'array', 'items': _object({
+            'rel': {'type': 'string'}, 'href': {'type': 'string'}})},
+    }),
+    'SoftwareConfigSummary': _object(
+        {**_CONFIG_SUMMARY_PROPERTIES, 'project': {'type': 'string'}},
+        required=list(_CONFIG_SUMMARY_PROPERTIES),
+        description='project appears only for admins and global_tenant.'),
+    'SoftwareConfig': _object({
+        **_CONFIG_SUMMARY_PROPERTIES,
+        'config': {'description': 'Stored verbatim: a script or a '
+                                  'structured (JSON) config.'},
+        'inputs': {'type': 'array', 'items': {'type': 'object'}},
+        'outputs': {'type': 'array', 'items': {'type': 'object'}},
+        'options': {},
+    }),
+    'SoftwareDeployment': _object({
+        'id': {'type': 'string'},
+        'config_id': _nullable('string'),
+        'server_id': {'type': 'string'},
+        'input_values': _nullable('object'),
+        'output_values': _nullable('object'),
+        'action': _nullable('string'),
+        'status': _nullable('string'),
+        'status_reason': _nullable('string'),
+        'creation_time': _TIME,
+        'updated_time': _TIME,
+    }, required=['id', 'config_id', 'server_id', 'input_values',
+                 'output_values', 'action', 'status', 'status_reason',
+                 'creation_time'],
+        description='updated_time is left out until the first update.'),
+    'Server': _object({
+        'server_id': {'type': 'string'},
+        'project_id': {'type': 'string'},
+        'creation_time': _TIME,
+        'metadata_updated_time': {'anyOf': [_TIME, {'type': 'null'}]},
+        'metadata_etag': _nullable('string'),
+    }, description='A server registered to (claimed by) one project.'),
+    'AgentConfig': _object({
+        'server_id': {'type': 'string'},
+        'os-collect-config': {'type': 'object'},
+        'os_collect_config_conf': {'type': 'string'},
+    }, description='Agent bootstrap settings; they hold the server\'s '
+                   'signed metadata URL.'),
+    'AgentDocument': {
+        'type': 'object', 'required': ['deployments'],
+        'properties': {'deployments': {'type': 'array',
+                                       'items': ref('SoftwareConfig')},
+                       'os-collect-config': {'type': 'object'}},
+        'description': 'What os-collect-config\'s request collector '
+                       'reads.'},
+    'DeploymentEvent': _object({
+        'id': {'type': 'integer'},
+        'deployment_id': {'type': 'string'},
+        'time': _TIME,
+        'action': _nullable('string'),
+        'old_status': _nullable('string'),
+        'new_status': _nullable('string'),
+        'reason': _nullable('string'),
+    }),
+}
+
+ENVELOPES: dict[str, dict] = {
+    'VersionList': _envelope('versions', {'type': 'array',
+                                          'items': ref('Version')}),
+    'VersionShow': _envelope('version', ref('Version')),
+    'SoftwareConfigList': _envelope(
+        'software_configs', {'type': 'array',
+                             'items': ref('SoftwareConfigSummary')}),
+    'SoftwareConfigShow': _envelope('software_config',
+                                    ref('SoftwareConfig')),
+    'SoftwareDeploymentList': _envelope(
+        'software_deployments', {'type': 'array',
+                                 'items': ref('SoftwareDeployment')}),
+    'SoftwareDeploymentShow': _envelope('software_deployment',
+                                        ref('SoftwareDeployment')),
+    'ServerMetadata': _envelope('metadata', {'type': 'array',
+                                             'items': ref('SoftwareConfig')}),
+    'DeploymentEventList': _envelope(
+        'events', {'type': 'array', 'items': ref('DeploymentEvent')}),
+    'ServerList': _envelope('servers', {'type': 'array',
+                                        'items': ref('Server')}),
+    'ServerShow': _envelope('server', ref('Server')),
+    'SignalAccepted': _envelope('signal', {'type': 'integer'}),
+    'OutputShow': _object({'output': _object({
+        'name': {'type': 'string'},
+        'value': {'description': 'As the agent reported it: any JSON '
+                                 'value.'}})}),
+    'TemplateValidateResult': _object({
+        'Description': {'type': 'string'},
+        'Parameters': {'type': 'object'},
+    }),
+}
+
+ERROR_RESPONSES: dict[str, tuple[str, str]] = {
+    '400': ('BadRequest', 'Malformed or invalid request: bad query '
+                          'values or body (an unknown or missing field, '
+                          'NaN, a lone surrogate), a URL that is not '
+                          'UTF-8 or holds NUL, quota exceeded.'),
+    '403': ('Forbidden', 'The path names another project, the policy '
+                         'denies the action, the server belongs to '
+                         'another project, or a signed URL is not valid '
+                         '(any more).'),
+    '404': ('NotFound', 'No such object visible to the caller.'),
+    '405': ('MethodNotAllowed', 'Any method not listed for a path.'),
+    '409': ('Conflict', 'The config is referenced by a deployment, the '
+                        'server still has deployments, the deployment '
+                        'changed concurrently, or there is no action in '
+                        'progress to cancel.'),
+    '413': ('SignalTooLarge', 'The signal is over [agent] max_signal_size; '
+                              'it is recorded, and the deployment\'s '
+                              'current action fails with the reason.'),
+    '422': ('UnprocessableEntity', 'The Idempotency-Key was used for a '
+                                   'different request.'),
+    '415': ('UnsupportedMediaType', 'A body whose Content-Type is not '
+                                    'application/json (text/plain and none '
+                                    'are read as JSON too, as in Heat).'),
+    '429': ('TooManyRequests', 'Over the project\'s write rate ([api] '
+                               'max_writes_per_second_per_project; off by '
+                               'default); see Retry-After.'),
+    '503': ('ServiceUnavailable', 'The database, the message bus or the '
+                                  'engines did not answer in time ([engine] '
+                                  'rpc_response_timeout), or the API worker '
+                                  'already serves [api] '
+                                  'max_concurrent_project_requests; see '
+                                  'Retry-After.'),
+}
+
+
+def error_responses() -> dict[str, dict]:
+    """``components/responses``: one per error status, Heat's body."""
+    return {name: {'description': text,
+                   'content': {'application/json': {'schema': ref('Error')}}}
+            for name, text in ERROR_RESPONSES.values()}
