@@ -74,7 +74,8 @@ _INSERT_CHANGE = sa.insert(_CHANGE)
 _VALIDATORS = (_SERVER.c.etag, _SERVER.c.updated_at, _SERVER.c.token_revision)
 _HEAD = hot_statement(sa.select(*_VALIDATORS).where(
     _SERVER.c.id == sa.bindparam('server_id')))
-# With the owner, for the tenant view (swconfig.api.tenant_metadata).
+# With the owner, for the tenant view (its route's cached handler,
+# swconfig.api.controllers.v1.software_deployments).
 _GET = hot_statement(sa.select(*_VALIDATORS, _SERVER.c.document,
                                _SERVER.c.tenant).where(
     _SERVER.c.id == sa.bindparam('server_id')))
