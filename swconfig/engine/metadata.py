@@ -1,3 +1,17 @@
+# Copyright 2026 swconfig developers
+#
+#    Licensed under the Apache License, Version 2.0 (the "License"); you may
+#    not use this file except in compliance with the License. You may obtain
+#    a copy of the License at
+#
+#         http://www.apache.org/licenses/LICENSE-2.0
+#
+#    Unless required by applicable law or agreed to in writing, software
+#    distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+#    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+#    License for the specific language governing permissions and limitations
+#    under the License.
+
 """Pre-rendering each server's metadata document for its agent.
 
 The document (``{"deployments": [...], "os-collect-config": {...}}``) is
@@ -25,6 +39,8 @@ from swconfig.db import api as db_api
 LOG = log.getLogger(__name__)
 
 RENDER_ATTEMPTS = 5
+
+
 def stays_in_document(deployment: dict) -> bool:
     """Desired-state actions always stay; any other action stays until it
     is final (Heat: only COMPLETE and FAILED are; anything else waits).

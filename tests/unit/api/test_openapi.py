@@ -596,7 +596,6 @@ def _request_bodies(doc: dict) -> dict[str, dict]:
     return found
 
 
-
 def test_every_request_field_is_described():
     # The document exactly as served at /v1/openapi.json.
     doc = json.loads(router.openapi_document_json())

@@ -48,6 +48,7 @@ class EngineAppliedSink(transports_base.SignalSink):
     def apply(self, inbox_id: int) -> None:
         self.engine.apply_signal(self.context, inbox_id)
 
+
 METADATA_RULE = 'software_deployments:metadata'
 #: An answer of a route handler outside pecan: status, headers, body.
 Answer = tuple[str, list[tuple[str, str]], bytes]
