@@ -38,8 +38,15 @@ from swconfig.api.openapi import components
 from swconfig.api.openapi import spec
 from swconfig.common import urls
 
-if typing.TYPE_CHECKING:
-    from swconfig.api import router
+
+class Route(typing.Protocol):
+    """What the document reads of a route of ``swconfig.api.router``
+    (which builds the document, so it is not imported here)."""
+
+    template: str
+    methods: dict[str, typing.Callable]
+    segments: tuple[str, ...]
+
 
 OPENAPI_VERSION = '3.1.0'
 WRITES = frozenset(('POST', 'PUT', 'PATCH', 'DELETE'))
@@ -63,7 +70,7 @@ PATH_PARAMETERS = {
 }
 
 
-def _declared(route: 'router.Route', method: str) -> spec.Operation:
+def _declared(route: Route, method: str) -> spec.Operation:
     handler = route.methods[method]
     found = spec.declared(handler, method)
     if found is None:
@@ -101,7 +108,7 @@ def _operation(declared: spec.Operation, template: str,
     return operation
 
 
-def paths(routes: Sequence['router.Route']) -> dict[str, dict]:
+def paths(routes: Sequence[Route]) -> dict[str, dict]:
     """The ``paths`` object: one path item per route, one operation per
     method (HEAD where GET is declared is implicit, not an operation)."""
     found = {}
@@ -119,7 +126,7 @@ def paths(routes: Sequence['router.Route']) -> dict[str, dict]:
     return found
 
 
-def request_schemas(routes: Sequence['router.Route']) -> dict[str, dict]:
+def request_schemas(routes: Sequence[Route]) -> dict[str, dict]:
     """{name: schema} of the named request bodies the routes declare (the
     handlers' own objects, not copies)."""
     found: dict[str, dict] = {}
@@ -133,7 +140,7 @@ def request_schemas(routes: Sequence['router.Route']) -> dict[str, dict]:
     return found
 
 
-def build(routes: Sequence['router.Route']) -> dict:
+def build(routes: Sequence[Route]) -> dict:
     """The OpenAPI document of ``routes``. It shares its request schemas
     with the validators: treat it as read-only."""
     schemas = {**request_schemas(routes),
