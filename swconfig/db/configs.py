@@ -91,6 +91,22 @@ def software_config_get_all(context: RequestContext, limit: int | None = None,
 
 
 @reader
+def software_config_names(context: RequestContext,
+                          config_ids: list[str]) -> dict[str, str | None]:
+    """{config id: name} of the configs ``config_ids`` names (an id with
+    no config is absent): the names deployment views show. Not scoped to
+    the caller's project: the ids come from deployments the caller may
+    see (a stack user project's included), whose configs belong to the
+    deployment's project."""
+    ids = sorted(set(config_ids))
+    if not ids:
+        return {}
+    return dict(context.session.connection().execute(
+        sa.select(_CONFIG.c.id, _CONFIG.c.name)
+        .where(_CONFIG.c.id.in_(ids))).all())
+
+
+@reader
 def software_config_count(context: RequestContext) -> int:
     """The project's configs, for its quota."""
     query = sa.select(sa.func.count()).select_from(
