@@ -68,16 +68,30 @@ def software_config_get(context: RequestContext, config_id: str) -> dict:
     return row._asdict()
 
 
+def _derived(model: type[models.SoftwareConfig]) -> sa.Exists:
+    """The config is the one the engine derived for a deployment (what
+    its agent runs); configs people create never are."""
+    deployment = models.SoftwareDeployment
+    return sa.exists().where(deployment.config_id == model.id,
+                             deployment.source_config_id.is_not(None))
+
+
 @reader
 def software_config_get_all(context: RequestContext, limit: int | None = None,
                             marker: str | None = None,
-                            all_projects: bool = False) -> list[dict]:
+                            all_projects: bool = False,
+                            derived: bool | None = None) -> list[dict]:
     """Newest first (created_at, id descending), Heat's paging rules: the
     marker is looked up in any project and ignored when unknown.
-    ``all_projects`` is for callers the global_index policy allowed."""
+    ``all_projects`` is for callers the global_index policy allowed.
+    ``derived``: True only the configs the engine derived for
+    deployments, False all but those, None all (Heat's list)."""
     model = models.SoftwareConfig
     query = queries.visible_configs(context, all_projects).order_by(
         model.created_at.desc(), model.id.desc())
+    if derived is not None:
+        query = query.where(_derived(model) if derived
+                            else ~_derived(model))
     if marker:
         mark = context.session.get(model, marker)
         if mark is not None:

@@ -12,12 +12,15 @@
 #    License for the specific language governing permissions and limitations
 #    under the License.
 
-"""What a deployment shows beyond Heat's keys: its name, its source
-config, its signal transport, the deployment a trigger ran from."""
+"""What a deployment shows beyond Heat's keys (its name, its source
+config, its signal transport, the deployment a trigger ran from) and the
+``derived`` filter of the config list, which leaves out the configs the
+service derived for deployments."""
 
 from typing import Any
 
 from tests.functional.api import helpers
+from tests.functional.api.helpers import assert_error
 
 HEAT_KEYS = {'id', 'config_id', 'server_id', 'input_values',
              'output_values', 'action', 'status', 'status_reason',
@@ -33,6 +36,10 @@ def _deployments(project: str, suffix: str = '') -> str:
     return helpers.url(project, 'software_deployments', suffix)
 
 
+def _configs(project: str, query: str = '') -> str:
+    return helpers.url(project, 'software_configs', query)
+
+
 def _show(api: Any, project: str, deployment_id: str) -> dict:
     reply = api.get(_deployments(project, '/' + deployment_id))
     assert reply.status == 200, reply.text
@@ -43,6 +50,12 @@ def _listed(api: Any, project: str) -> dict[str, dict]:
     reply = api.get(_deployments(project))
     assert reply.status == 200, reply.text
     return {item['id']: item for item in reply.json['software_deployments']}
+
+
+def _config_ids(api: Any, project: str, query: str = '') -> set[str]:
+    reply = api.get(_configs(project, query))
+    assert reply.status == 200, reply.text
+    return {item['id'] for item in reply.json['software_configs']}
 
 
 def _origin(deployment: dict) -> dict:
@@ -89,3 +102,31 @@ def test_server_side_deployment_and_its_trigger(api, project):
     assert cancelled.status == 200, cancelled.text
     assert _origin(cancelled.json['software_deployment']) == _origin(
         trigger)
+
+
+def test_config_list_leaves_out_derived_configs_when_asked(api, project):
+    source = helpers.create_config(api, project, name='source')
+    raw = helpers.create_config(api, project, name='client-derived')
+    helpers.create_deployment(api, project, config_id=raw['id'],
+                              server_id=project + '-s')
+    deployment = helpers.create_deployment(
+        api, project, config_id=source['id'], server_id=project + '-s',
+        signal_transport='NO_SIGNAL')
+    derived = deployment['config_id']
+
+    # Heat's list: every config.
+    assert _config_ids(api, project) == {source['id'], raw['id'], derived}
+    assert _config_ids(api, project, '?derived=false') == {source['id'],
+                                                          raw['id']}
+    assert _config_ids(api, project, '?derived=TRUE') == {derived}
+    assert _config_ids(api, project, '?derived=false&limit=1') == {
+        raw['id']}  # newest first, paged after filtering
+
+
+def test_config_list_refuses_a_bad_derived_value(api, project):
+    for value in ('', 'no', '1'):
+        error = assert_error(api.get(_configs(project, f'?derived={value}')),
+                             400)
+        assert error['message'] == (
+            f'Unrecognized value "{value}" for "derived", acceptable '
+            f'values are: true, false.')
