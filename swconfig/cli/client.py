@@ -102,8 +102,13 @@ class Client:
     def config_create(self, body: dict) -> dict:
         return self.request('POST', CONFIGS, body)['software_config']
 
-    def config_list(self) -> list[dict]:
-        return self.request('GET', CONFIGS)['software_configs']
+    def config_list(self, derived: bool | None = None) -> list[dict]:
+        """The project's configs; ``derived`` False leaves out those the
+        service derived for deployments, True lists only those."""
+        params = None if derived is None else {
+            'derived': 'true' if derived else 'false'}
+        return self.request('GET', CONFIGS,
+                            params=params)['software_configs']
 
     def config_show(self, config_id: str) -> dict:
         return self.request(

@@ -123,10 +123,23 @@ class CreateConfig(show.ShowOne):
 
 
 class ListConfigs(lister.Lister):
-    """List the project's software configs, newest first."""
+    """List the project's software configs, newest first: those people
+    created, without the ones the service derived for deployments unless
+    asked."""
+
+    def get_parser(self, prog_name: str) -> argparse.ArgumentParser:
+        parser = super().get_parser(prog_name)
+        parser.add_argument(
+            '--all', action='store_true',
+            help='Also list the configs the service derived for '
+                 'deployments (what their agents run; deployment show '
+                 'names them as config_id)')
+        return parser
 
     def take_action(self, parsed_args: argparse.Namespace) -> tuple:
-        return views.many(self.app.client.config_list(), views.CONFIG_LIST)
+        derived = None if parsed_args.all else False
+        return views.many(self.app.client.config_list(derived=derived),
+                          views.CONFIG_LIST)
 
 
 class ShowConfig(show.ShowOne):
