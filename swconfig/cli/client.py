@@ -169,6 +169,14 @@ class Client:
         return self.request('POST', self._deployment(
             deployment_id, '/cancel'))['software_deployment']
 
+    def deployment_signal(self, deployment_id: str, payload: dict) -> int:
+        """Store a signal for the deployment's current action, as its
+        agent would send it; the id of the stored signal (an engine
+        applies it soon after the answer)."""
+        return self.request('POST', self._deployment(deployment_id,
+                                                     '/signal'),
+                            payload)['signal']
+
     def deployment_events(self, deployment_id: str) -> list[dict]:
         return self.request('GET', self._deployment(deployment_id,
                                                     '/events'))['events']

@@ -12,15 +12,21 @@
 #    License for the specific language governing permissions and limitations
 #    under the License.
 
-"""The readable lists of the ``swconfig`` command, run as the real
-console script against a running ``swconfig-all``
-(``test_swconfig_cli``'s fixtures)."""
+"""``swconfig deployment signal`` and the readable lists, run as the
+real console script against a running ``swconfig-all``
+(``test_swconfig_cli``'s fixtures).
+
+``deployment signal`` plays the agent here: it reports as heat-agents
+would, and its exit status says whether the signal counted.
+"""
 
 import uuid
 
 from tests.integration import test_swconfig_cli as swconfig_cli
 from tests.integration.test_swconfig_cli import Cli
+from tests.integration.test_swconfig_cli import Run
 from tests.integration.test_swconfig_cli import hello_config
+from tests.integration.test_swconfig_cli import one_line_error
 
 # The same fixtures: a swconfig-all for the module, a project per test.
 service = swconfig_cli.service
@@ -42,6 +48,96 @@ def _deploy(cli: Cli, config_id: str, *args: str) -> dict:
     server = f'server-{uuid.uuid4().hex[:8]}'
     return cli('deployment', 'create', '--config', config_id, '--server',
                server, *args, '-f', 'json').ok().json()
+
+
+def _events(cli: Cli, deployment_id: str) -> list[dict]:
+    return cli('deployment', 'events', deployment_id, '-f',
+               'json').ok().json()
+
+
+def _usage_error(run: Run, text: str) -> None:
+    assert run.returncode == 2, run
+    assert text in run.stderr, run
+    assert 'Traceback' not in run.stderr
+
+
+# -- deployment signal -------------------------------------------------------
+
+def test_signal_a_result_as_an_agent_would(cli):
+    config = hello_config(cli)
+    deployment = _deploy(cli, config['id'])
+    done = cli('deployment', 'signal', deployment['id'], '--status-code',
+               '0', '--output', 'greeting=hello you', '--output',
+               'extra=a=b', '--stdout', 'all good', '--stderr', '',
+               '-f', 'json').ok()
+    shown = done.json()
+    assert (shown['status'], shown['status_reason']) == (
+        'COMPLETE', 'Outputs received')
+    assert shown['output_values'] == {
+        'greeting': 'hello you', 'extra': 'a=b', 'deploy_stdout':
+        'all good', 'deploy_stderr': '', 'deploy_status_code': 0}
+    assert 'applied: CREATE COMPLETE: Outputs received' in done.stderr
+
+    # The action finished: a second signal does not count, and says so.
+    again = cli('deployment', 'signal', deployment['id'], '--status-code',
+                '0')
+    assert again.returncode == 1, again
+    assert again.stdout == ''
+    assert 'was not applied: Duplicate signal ignored: the action already ' \
+           'finished (COMPLETE).' in again.stderr
+    assert len(again.stderr.strip().splitlines()) == 1, again
+
+
+def test_signal_a_failure_and_progress(cli):
+    config = hello_config(cli)
+    deployment = _deploy(cli, config['id'])
+    progress = cli('deployment', 'signal', deployment['id'], '--progress',
+                   'copied 3 of 5 tables', '-f', 'json').ok().json()
+    assert (progress['status'], progress['status_reason']) == (
+        'IN_PROGRESS', 'copied 3 of 5 tables')
+    failed = cli('deployment', 'signal', deployment['id'], '--status-code',
+                 '7', '--stderr', 'boom', '-f', 'json').ok().json()
+    assert failed['status'] == 'FAILED'
+    assert failed['status_reason'] == (
+        'deploy_status_code : Deployment exited with non-zero status '
+        'code: 7')
+    assert failed['output_values']['deploy_stderr'] == 'boom'
+    # Progress after the end does not count either.
+    late = cli('deployment', 'signal', deployment['id'], '--progress',
+               'still here')
+    assert late.returncode == 1, late
+    assert 'was not applied' in late.stderr
+
+
+def test_signal_mistakes_send_nothing(cli):
+    config = hello_config(cli)
+    deployment = _deploy(cli, config['id'])
+    before = _events(cli, deployment['id'])
+
+    typo = cli('deployment', 'signal', deployment['id'], '--output',
+               'greting=hi', '--status-code', '0')
+    assert typo.returncode == 1, typo
+    assert typo.stderr.strip() == (
+        f'The config of deployment {deployment["id"]} declares no output '
+        'greting (it declares greeting, extra); nothing was sent.')
+    _usage_error(cli('deployment', 'signal', deployment['id'],
+                     '--progress', 'half', '--status-code', '0'),
+                 '--progress reports progress, not a result')
+    _usage_error(cli('deployment', 'signal', deployment['id'], '--output',
+                     'deploy_status_code=0'),
+                 'deploy_status_code is not an output: use --status-code')
+    _usage_error(cli('deployment', 'signal', deployment['id'], '--output',
+                     'greeting'), "'greeting' is not NAME=VALUE")
+    _usage_error(cli('deployment', 'signal', deployment['id'],
+                     '--status-code', 'zero'), "invalid int value: 'zero'")
+    _usage_error(cli('deployment', 'signal', deployment['id'],
+                     '--progress', ' '), '--progress needs a text')
+    one_line_error(cli('deployment', 'signal', 'nope', '--status-code', '0'),
+                   404, 'Deployment with id nope not found')
+
+    assert _events(cli, deployment['id']) == before
+    assert cli('deployment', 'show', deployment['id'], '-f', 'value', '-c',
+               'status').ok().stdout == 'IN_PROGRESS\n'
 
 
 # -- readable lists ----------------------------------------------------------
