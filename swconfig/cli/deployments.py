@@ -68,12 +68,14 @@ class DeploymentCommand(show.ShowOne):
     waiting for its action to finish."""
 
     exit_status = 0
+    #: Wait without being asked (``deployment wait``).
+    always_waits = False
 
     def show(self, deployment: dict | None,
              parsed_args: argparse.Namespace) -> tuple:
         if deployment is None:
             raise waiting.DeploymentGone(parsed_args.deployment_id)
-        if getattr(parsed_args, 'wait', False):
+        if self.always_waits or getattr(parsed_args, 'wait', False):
             deployment = waiting.wait(self.app.client, deployment,
                                       self.app.stderr)
             if deployment['status'] != states.COMPLETE:
@@ -216,6 +218,19 @@ class CancelDeployment(_OneDeployment):
     def take_action(self, parsed_args: argparse.Namespace) -> tuple:
         return self.show(
             self.app.client.deployment_cancel(parsed_args.deployment_id),
+            parsed_args)
+
+
+class WaitForDeployment(_OneDeployment):
+    """Follow a deployment's action until it finishes, as --wait does
+    (again after Ctrl-C, say): progress on stderr, then the deployment;
+    exit status 0 if COMPLETE, 3 if FAILED or cancelled."""
+
+    always_waits = True
+
+    def take_action(self, parsed_args: argparse.Namespace) -> tuple:
+        return self.show(
+            self.app.client.deployment_show(parsed_args.deployment_id),
             parsed_args)
 
 

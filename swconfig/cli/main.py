@@ -45,6 +45,7 @@ COMMANDS = {
     'deployment events': deployments.ListEvents,
     'deployment output show': deployments.ShowOutput,
     'deployment cancel': deployments.CancelDeployment,
+    'deployment wait': deployments.WaitForDeployment,
     'deployment signal': signalling.SignalDeployment,
     'server list': servers.ListServers,
     'server metadata show': servers.ShowMetadata,

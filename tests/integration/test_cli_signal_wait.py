@@ -12,14 +12,16 @@
 #    License for the specific language governing permissions and limitations
 #    under the License.
 
-"""``swconfig deployment signal`` and the readable lists, run as the
-real console script against a running ``swconfig-all``
-(``test_swconfig_cli``'s fixtures).
+"""``swconfig deployment signal`` and ``deployment wait``, and the
+readable lists, run as the real console script against a running
+``swconfig-all`` (``test_swconfig_cli``'s fixtures).
 
 ``deployment signal`` plays the agent here: it reports as heat-agents
 would, and its exit status says whether the signal counted.
 """
 
+import re
+import signal as signals
 import uuid
 
 from tests.integration import test_swconfig_cli as swconfig_cli
@@ -138,6 +140,57 @@ def test_signal_mistakes_send_nothing(cli):
     assert _events(cli, deployment['id']) == before
     assert cli('deployment', 'show', deployment['id'], '-f', 'value', '-c',
                'status').ok().stdout == 'IN_PROGRESS\n'
+
+
+# -- deployment wait ---------------------------------------------------------
+
+def test_wait_reattaches_after_ctrl_c(cli):
+    """Ctrl-C stops ``--wait`` and names the command that follows the
+    action again; ``deployment wait`` does, with the same progress lines
+    and exit statuses."""
+    config = hello_config(cli)
+    server = f'server-{uuid.uuid4().hex[:8]}'
+    creating = cli.start('deployment', 'create', '--config', config['id'],
+                         '--server', server, '--wait', '-f', 'json')
+    first = Cli.first_progress_line(creating)
+    deployment_id = first.split()[0]
+    assert f'{deployment_id} IN_PROGRESS' in first, Cli.finish(creating)
+    creating.send_signal(signals.SIGINT)
+    stopped = Cli.finish(creating)
+    assert stopped.returncode == 130, stopped
+    assert stopped.stderr.splitlines()[-1] == (
+        f'Stopped waiting; deployment {deployment_id} goes on: swconfig '
+        f'deployment wait {deployment_id} follows it again, swconfig '
+        f'deployment cancel {deployment_id} stops it.'), stopped
+    assert 'Traceback' not in stopped.stderr
+
+    waiting = cli.start('deployment', 'wait', deployment_id, '-f', 'json')
+    again = Cli.first_progress_line(waiting)
+    assert f'{deployment_id} IN_PROGRESS' in again, Cli.finish(waiting)
+    cli('deployment', 'signal', deployment_id, '--progress',
+        'half way there').ok()
+    cli('deployment', 'signal', deployment_id, '--status-code', '0',
+        '--output', 'greeting=hi').ok()
+    done = Cli.finish(waiting).ok()
+    assert done.json()['status'] == 'COMPLETE'
+    assert done.json()['output_values']['greeting'] == 'hi'
+    progress = done.stderr.splitlines()
+    assert any(line.endswith('half way there') for line in progress), done
+    assert re.fullmatch(r'COMPLETE after \d+s: Outputs received',
+                        progress[-1]), done
+
+    # A finished action: the result at once, its exit status too.
+    finished = cli('deployment', 'wait', deployment_id, '-f', 'value', '-c',
+                   'status').ok()
+    assert finished.stdout == 'COMPLETE\n'
+    cancelled = _deploy(cli, config['id'])
+    cli('deployment', 'cancel', cancelled['id']).ok()
+    failed = cli('deployment', 'wait', cancelled['id'], '-f', 'value', '-c',
+                 'status_reason')
+    assert failed.returncode == 3, failed
+    assert failed.stdout == 'Deployment cancelled.\n'
+    one_line_error(cli('deployment', 'wait', 'nope'), 404,
+                   'Deployment with id nope not found')
 
 
 # -- readable lists ----------------------------------------------------------
