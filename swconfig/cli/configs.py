@@ -36,12 +36,30 @@ DEFINITION_KEYS = ('inputs', 'outputs', 'options')
 
 
 def _read(path: str) -> str:
+    """The file's text; configs are JSON strings, so it must be UTF-8
+    (whatever the locale says)."""
     try:
-        with open(path) as handle:
+        with open(path, encoding='utf-8') as handle:
             return handle.read()
     except OSError as error:
         raise api_client.CommandError(
             f'Cannot read {path}: {error.strerror}') from error
+    except UnicodeDecodeError as error:
+        raise api_client.CommandError(
+            f'{path} is not UTF-8 text (line {_first_bad_line(path)} is '
+            f'not valid UTF-8); save it as UTF-8.') from error
+
+
+def _first_bad_line(path: str) -> int:
+    """The number of the first line that is not UTF-8 (the decoder's
+    error counts from the start of its buffer, not of the file)."""
+    with open(path, 'rb') as handle:
+        for number, line in enumerate(handle, 1):
+            try:
+                line.decode('utf-8')
+            except UnicodeDecodeError:
+                return number
+    return 1  # the file changed since: no better guess
 
 
 def _load_yaml(path: str) -> Any:

@@ -295,6 +295,8 @@ class ShowOutput(show.ShowOne):
         if parsed_args.all:
             deployment = client.deployment_show(parsed_args.deployment_id)
             outputs = deployment.get('output_values') or {}
+            if not outputs:
+                raise api_client.CommandError(_no_outputs(deployment))
             return views.one(outputs, ())
         answer = client.deployment_output(parsed_args.deployment_id,
                                           parsed_args.output)
@@ -302,3 +304,13 @@ class ShowOutput(show.ShowOne):
             answer = {'name': parsed_args.output, 'value': answer}
         return views.one(answer, ('name', 'value'))
 
+
+def _no_outputs(deployment: dict) -> str:
+    """Why ``--all`` has nothing to show: no agent has reported yet, or
+    the transport waits for no report."""
+    state = ' '.join(filter(None, (deployment.get('action'),
+                                   deployment.get('status'))))
+    reason = deployment.get('status_reason')
+    detail = f'{state}: {reason}' if state and reason else state or reason
+    return (f'Deployment {deployment["id"]} has no outputs'
+            + (f' ({detail}).' if detail else '.'))

@@ -12,9 +12,9 @@
 #    License for the specific language governing permissions and limitations
 #    under the License.
 
-"""``swconfig deployment signal`` and ``deployment wait``, and the
-readable lists, run as the real console script against a running
-``swconfig-all`` (``test_swconfig_cli``'s fixtures).
+"""``swconfig deployment signal`` and ``deployment wait``, the readable
+lists and the command's plain messages, run as the real console script
+against a running ``swconfig-all`` (``test_swconfig_cli``'s fixtures).
 
 ``deployment signal`` plays the agent here: it reports as heat-agents
 would, and its exit status says whether the signal counted.
@@ -230,3 +230,27 @@ def test_config_list_hides_derived_configs_unless_all(cli):
     everything = cli('config', 'list', '--all', '-f', 'json').ok().json()
     assert [c['id'] for c in everything] == [deployment['config_id'],
                                              config['id']]
+
+
+# -- plain messages ----------------------------------------------------------
+
+def test_a_config_file_that_is_not_utf8_is_named(cli):
+    (cli.workdir / 'latin1.sh').write_bytes(b'#!/bin/sh\necho caf\xe9\n')
+    refused = cli('config', 'create', 'latin', '--group', 'script',
+                  '--config-file', 'latin1.sh')
+    assert refused.returncode == 1, refused
+    assert refused.stderr == (
+        'latin1.sh is not UTF-8 text (line 2 is not valid UTF-8); save it '
+        'as UTF-8.\n')
+    assert cli('config', 'list', '--all', '-f', 'json').ok().json() == []
+
+
+def test_all_outputs_of_a_deployment_without_any(cli):
+    config = hello_config(cli)
+    deployment = _deploy(cli, config['id'])
+    nothing = cli('deployment', 'output', 'show', deployment['id'], '--all')
+    assert nothing.returncode == 1, nothing
+    assert nothing.stdout == ''
+    assert nothing.stderr == (
+        f'Deployment {deployment["id"]} has no outputs (CREATE IN_PROGRESS: '
+        'Deploy data available).\n')

@@ -12,13 +12,46 @@
 #    License for the specific language governing permissions and limitations
 #    under the License.
 
-"""The command's plain messages: what Ctrl-C during a wait says."""
+"""The command's plain messages: a config file that is not UTF-8, a
+deployment with no outputs to show, and what Ctrl-C during a wait
+says."""
 
 import io
 
 import pytest
 
+from swconfig.cli import client
+from swconfig.cli import configs
+from swconfig.cli import deployments
 from swconfig.cli import waiting
+
+
+def test_a_file_that_is_not_utf8_is_named_with_its_line(tmp_path):
+    path = tmp_path / 'latin1.sh'
+    # Past the decoder's first buffer, so its offset would mislead.
+    path.write_bytes(b'#!/bin/sh\n' + b'echo ok\n' * 2000
+                     + b'echo caf\xe9\n')
+    with pytest.raises(client.CommandError) as error:
+        configs._read(str(path))
+    assert str(error.value) == (
+        f'{path} is not UTF-8 text (line 2002 is not valid UTF-8); save it '
+        'as UTF-8.')
+
+
+@pytest.mark.parametrize('deployment, message', [
+    ({'id': 'd-1', 'action': 'CREATE', 'status': 'IN_PROGRESS',
+      'status_reason': 'Deploy data available'},
+     'Deployment d-1 has no outputs (CREATE IN_PROGRESS: Deploy data '
+     'available).'),
+    ({'id': 'd-2', 'action': 'CREATE', 'status': 'COMPLETE',
+      'status_reason': 'Not waiting for outputs signal'},
+     'Deployment d-2 has no outputs (CREATE COMPLETE: Not waiting for '
+     'outputs signal).'),
+    ({'id': 'd-3', 'action': None, 'status': None, 'status_reason': None},
+     'Deployment d-3 has no outputs.'),
+])
+def test_no_outputs_says_why(deployment, message):
+    assert deployments._no_outputs(deployment) == message
 
 
 class _Interrupted:
