@@ -22,7 +22,11 @@ config = representations.config
 metadata = representations.metadata
 
 
-def deployment(row: dict) -> dict:
+def deployment(row: dict, name: str | None) -> dict:
+    """Heat's keys, then swconfig's: ``name``, the name of the config the
+    deployment runs (read apart, by the caller), and where the config and
+    the action came from. Clients of Heat's API ignore keys they do not
+    know. ``row.get``: rows of an engine older than a column lack it."""
     item = {
         'id': row['id'],
         'config_id': row['config_id'],
@@ -33,6 +37,10 @@ def deployment(row: dict) -> dict:
         'status': row['status'],
         'status_reason': row['status_reason'],
         'creation_time': format_time(row['created_at']),
+        'name': name,
+        'source_config_id': row.get('source_config_id'),
+        'signal_transport': row.get('signal_transport'),
+        'triggered_from': row.get('triggered_from'),
     }
     if row.get('updated_at') is not None:
         item['updated_time'] = format_time(row['updated_at'])

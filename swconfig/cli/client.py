@@ -102,8 +102,13 @@ class Client:
     def config_create(self, body: dict) -> dict:
         return self.request('POST', CONFIGS, body)['software_config']
 
-    def config_list(self) -> list[dict]:
-        return self.request('GET', CONFIGS)['software_configs']
+    def config_list(self, derived: bool | None = None) -> list[dict]:
+        """The project's configs; ``derived`` False leaves out those the
+        service derived for deployments, True lists only those."""
+        params = None if derived is None else {
+            'derived': 'true' if derived else 'false'}
+        return self.request('GET', CONFIGS,
+                            params=params)['software_configs']
 
     def config_show(self, config_id: str) -> dict:
         return self.request(
@@ -163,6 +168,14 @@ class Client:
     def deployment_cancel(self, deployment_id: str) -> dict:
         return self.request('POST', self._deployment(
             deployment_id, '/cancel'))['software_deployment']
+
+    def deployment_signal(self, deployment_id: str, payload: dict) -> int:
+        """Store a signal for the deployment's current action, as its
+        agent would send it; the id of the stored signal (an engine
+        applies it soon after the answer)."""
+        return self.request('POST', self._deployment(deployment_id,
+                                                     '/signal'),
+                            payload)['signal']
 
     def deployment_events(self, deployment_id: str) -> list[dict]:
         return self.request('GET', self._deployment(deployment_id,

@@ -36,12 +36,30 @@ DEFINITION_KEYS = ('inputs', 'outputs', 'options')
 
 
 def _read(path: str) -> str:
+    """The file's text; configs are JSON strings, so it must be UTF-8
+    (whatever the locale says)."""
     try:
-        with open(path) as handle:
+        with open(path, encoding='utf-8') as handle:
             return handle.read()
     except OSError as error:
         raise api_client.CommandError(
             f'Cannot read {path}: {error.strerror}') from error
+    except UnicodeDecodeError as error:
+        raise api_client.CommandError(
+            f'{path} is not UTF-8 text (line {_first_bad_line(path)} is '
+            f'not valid UTF-8); save it as UTF-8.') from error
+
+
+def _first_bad_line(path: str) -> int:
+    """The number of the first line that is not UTF-8 (the decoder's
+    error counts from the start of its buffer, not of the file)."""
+    with open(path, 'rb') as handle:
+        for number, line in enumerate(handle, 1):
+            try:
+                line.decode('utf-8')
+            except UnicodeDecodeError:
+                return number
+    return 1  # the file changed since: no better guess
 
 
 def _load_yaml(path: str) -> Any:
@@ -123,10 +141,23 @@ class CreateConfig(show.ShowOne):
 
 
 class ListConfigs(lister.Lister):
-    """List the project's software configs, newest first."""
+    """List the project's software configs, newest first: those people
+    created, without the ones the service derived for deployments unless
+    asked."""
+
+    def get_parser(self, prog_name: str) -> argparse.ArgumentParser:
+        parser = super().get_parser(prog_name)
+        parser.add_argument(
+            '--all', action='store_true',
+            help='Also list the configs the service derived for '
+                 'deployments (what their agents run; deployment show '
+                 'names them as config_id)')
+        return parser
 
     def take_action(self, parsed_args: argparse.Namespace) -> tuple:
-        return views.many(self.app.client.config_list(), views.CONFIG_LIST)
+        derived = None if parsed_args.all else False
+        return views.many(self.app.client.config_list(derived=derived),
+                          views.CONFIG_LIST)
 
 
 class ShowConfig(show.ShowOne):

@@ -68,12 +68,14 @@ class DeploymentCommand(show.ShowOne):
     waiting for its action to finish."""
 
     exit_status = 0
+    #: Wait without being asked (``deployment wait``).
+    always_waits = False
 
     def show(self, deployment: dict | None,
              parsed_args: argparse.Namespace) -> tuple:
         if deployment is None:
             raise waiting.DeploymentGone(parsed_args.deployment_id)
-        if getattr(parsed_args, 'wait', False):
+        if self.always_waits or getattr(parsed_args, 'wait', False):
             deployment = waiting.wait(self.app.client, deployment,
                                       self.app.stderr)
             if deployment['status'] != states.COMPLETE:
@@ -219,6 +221,19 @@ class CancelDeployment(_OneDeployment):
             parsed_args)
 
 
+class WaitForDeployment(_OneDeployment):
+    """Follow a deployment's action until it finishes, as --wait does
+    (again after Ctrl-C, say): progress on stderr, then the deployment;
+    exit status 0 if COMPLETE, 3 if FAILED or cancelled."""
+
+    always_waits = True
+
+    def take_action(self, parsed_args: argparse.Namespace) -> tuple:
+        return self.show(
+            self.app.client.deployment_show(parsed_args.deployment_id),
+            parsed_args)
+
+
 class DeleteDeployments(command.Command):
     """Delete deployments (a component's DELETE action runs first)."""
 
@@ -280,6 +295,8 @@ class ShowOutput(show.ShowOne):
         if parsed_args.all:
             deployment = client.deployment_show(parsed_args.deployment_id)
             outputs = deployment.get('output_values') or {}
+            if not outputs:
+                raise api_client.CommandError(_no_outputs(deployment))
             return views.one(outputs, ())
         answer = client.deployment_output(parsed_args.deployment_id,
                                           parsed_args.output)
@@ -287,3 +304,13 @@ class ShowOutput(show.ShowOne):
             answer = {'name': parsed_args.output, 'value': answer}
         return views.one(answer, ('name', 'value'))
 
+
+def _no_outputs(deployment: dict) -> str:
+    """Why ``--all`` has nothing to show: no agent has reported yet, or
+    the transport waits for no report."""
+    state = ' '.join(filter(None, (deployment.get('action'),
+                                   deployment.get('status'))))
+    reason = deployment.get('status_reason')
+    detail = f'{state}: {reason}' if state and reason else state or reason
+    return (f'Deployment {deployment["id"]} has no outputs'
+            + (f' ({detail}).' if detail else '.'))

@@ -27,6 +27,7 @@ from swconfig.cli import cloud
 from swconfig.cli import configs
 from swconfig.cli import deployments
 from swconfig.cli import servers
+from swconfig.cli import signalling
 
 #: Every command, spelled as the user types it (no entry points: the table
 #: is the documentation's list).
@@ -44,6 +45,8 @@ COMMANDS = {
     'deployment events': deployments.ListEvents,
     'deployment output show': deployments.ShowOutput,
     'deployment cancel': deployments.CancelDeployment,
+    'deployment wait': deployments.WaitForDeployment,
+    'deployment signal': signalling.SignalDeployment,
     'server list': servers.ListServers,
     'server metadata show': servers.ShowMetadata,
     'server agent-config': servers.AgentConfig,

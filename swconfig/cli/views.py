@@ -41,10 +41,14 @@ def cell(value: Any) -> Any:
 CONFIG = ('id', 'name', 'group', 'creation_time', 'config', 'inputs',
           'outputs', 'options')
 CONFIG_LIST = ('id', 'name', 'group', 'creation_time')
-DEPLOYMENT = ('id', 'server_id', 'config_id', 'action', 'status',
-              'status_reason', 'input_values', 'output_values',
-              'creation_time', 'updated_time')
-DEPLOYMENT_LIST = ('id', 'server_id', 'config_id', 'action', 'status',
+DEPLOYMENT = ('id', 'name', 'server_id', 'action', 'status',
+              'status_reason', 'source_config_id', 'signal_transport',
+              'triggered_from', 'config_id', 'input_values',
+              'output_values', 'creation_time', 'updated_time')
+#: What tells deployments apart and where each came from; the id of the
+#: config the service derived (``config_id``) is in ``deployment show``.
+DEPLOYMENT_LIST = ('id', 'name', 'server_id', 'action', 'status',
+                   'source_config_id', 'signal_transport', 'triggered_from',
                    'creation_time')
 EVENT = ('time', 'action', 'old_status', 'new_status', 'reason')
 SERVER = ('server_id', 'project_id', 'creation_time',

@@ -135,6 +135,14 @@ class Progress:
             self.stream.flush()
 
 
+def stopped_message(deployment_id: str) -> str:
+    """What Ctrl-C prints: the action goes on, and how to follow it again
+    or stop it."""
+    return (f'Stopped waiting; deployment {deployment_id} goes on: '
+            f'swconfig deployment wait {deployment_id} follows it again, '
+            f'swconfig deployment cancel {deployment_id} stops it.')
+
+
 def _deleted(deployment: dict, error: api_client.CommandError) -> bool:
     return error.status == 404 and deployment.get('action') == \
         states.DELETE
@@ -184,8 +192,7 @@ def wait(client: api_client.Client, deployment: dict,
         progress.finish(f'DELETE COMPLETE after {progress.elapsed()}')
         raise
     except KeyboardInterrupt:
-        progress.finish(f'Stopped waiting; deployment {deployment["id"]} '
-                        'goes on (swconfig deployment cancel stops it).')
+        progress.finish(stopped_message(deployment['id']))
         raise
     except BaseException:
         progress.finish('')

@@ -56,6 +56,7 @@ software_config_create = configs.software_config_create
 software_config_delete = configs.software_config_delete
 software_config_get = configs.software_config_get
 software_config_get_all = configs.software_config_get_all
+software_config_names = configs.software_config_names
 
 agent_signal_target = deployments.agent_signal_target
 deployment_events_add = deployments.deployment_events_add

@@ -68,16 +68,30 @@ def software_config_get(context: RequestContext, config_id: str) -> dict:
     return row._asdict()
 
 
+def _derived(model: type[models.SoftwareConfig]) -> sa.Exists:
+    """The config is the one the engine derived for a deployment (what
+    its agent runs); configs people create never are."""
+    deployment = models.SoftwareDeployment
+    return sa.exists().where(deployment.config_id == model.id,
+                             deployment.source_config_id.is_not(None))
+
+
 @reader
 def software_config_get_all(context: RequestContext, limit: int | None = None,
                             marker: str | None = None,
-                            all_projects: bool = False) -> list[dict]:
+                            all_projects: bool = False,
+                            derived: bool | None = None) -> list[dict]:
     """Newest first (created_at, id descending), Heat's paging rules: the
     marker is looked up in any project and ignored when unknown.
-    ``all_projects`` is for callers the global_index policy allowed."""
+    ``all_projects`` is for callers the global_index policy allowed.
+    ``derived``: True only the configs the engine derived for
+    deployments, False all but those, None all (Heat's list)."""
     model = models.SoftwareConfig
     query = queries.visible_configs(context, all_projects).order_by(
         model.created_at.desc(), model.id.desc())
+    if derived is not None:
+        query = query.where(_derived(model) if derived
+                            else ~_derived(model))
     if marker:
         mark = context.session.get(model, marker)
         if mark is not None:
@@ -88,6 +102,22 @@ def software_config_get_all(context: RequestContext, limit: int | None = None,
     if limit is not None:
         query = query.limit(limit)
     return [row.to_dict() for row in context.session.scalars(query)]
+
+
+@reader
+def software_config_names(context: RequestContext,
+                          config_ids: list[str]) -> dict[str, str | None]:
+    """{config id: name} of the configs ``config_ids`` names (an id with
+    no config is absent): the names deployment views show. Not scoped to
+    the caller's project: the ids come from deployments the caller may
+    see (a stack user project's included), whose configs belong to the
+    deployment's project."""
+    ids = sorted(set(config_ids))
+    if not ids:
+        return {}
+    return dict(context.session.connection().execute(
+        sa.select(_CONFIG.c.id, _CONFIG.c.name)
+        .where(_CONFIG.c.id.in_(ids))).all())
 
 
 @reader

@@ -95,6 +95,10 @@ class SoftwareDeployment(Base):
     action_revision = sa.Column(sa.Integer, nullable=False, default=0,
                                 server_default='0')
     timeout_at = sa.Column(types.timestamp(), nullable=True)
+    #: The deployment a trigger was triggered from (NULL for any other):
+    #: what ``deployment list`` shows as "triggered from". No foreign
+    #: key: the trigger outlives the deployment it ran from.
+    triggered_from = sa.Column(sa.String(36), nullable=True)
 
 
 class DeploymentEvent(Base):

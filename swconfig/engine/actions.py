@@ -233,7 +233,8 @@ def _trigger_once(context: RequestContext, deployment_id: str,
                 signal_transport=(request.get('signal_transport')
                                   or original['signal_transport']),
                 name=f'{source["name"] or "config"}-{action}',
-                timeout=request.get('timeout')))
+                timeout=request.get('timeout')),
+            triggered_from=deployment_id)
         idempotency.remember(context, key, request_digest, deployment_id,
                              row['id'])
     return row, True, rendered

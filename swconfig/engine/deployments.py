@@ -125,17 +125,21 @@ def _create_once(context: RequestContext,
 
 
 def create_in_transaction(context: RequestContext,
-                          request: deployment_request.DeploymentRequest
+                          request: deployment_request.DeploymentRequest,
+                          triggered_from: str | None = None
                           ) -> tuple[dict, bool]:
     """Create the deployment in the caller's writer transaction (or one
     of its own); returns the row and whether its server's document was
-    rendered in that transaction (else render it after committing)."""
+    rendered in that transaction (else render it after committing).
+    ``triggered_from`` is the deployment a trigger runs an action of: the
+    engine's own fact, so not a field of the request clients send."""
     values = {
         'id': uuidutils.generate_uuid(),
         'server_id': request.server_id,
         'input_values': request.input_values or {},
         'tenant': context.project_id,
         'stack_user_project_id': request.stack_user_project_id,
+        'triggered_from': triggered_from,
     }
     # One transaction: the checks, the claim of the server, the derived
     # config, the deployment with its event, and the server's document.

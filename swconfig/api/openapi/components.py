@@ -104,9 +104,25 @@ RESPONSE_SCHEMAS: dict[str, dict] = {
         'status_reason': _nullable('string'),
         'creation_time': _TIME,
         'updated_time': _TIME,
+        # swconfig's additions (Heat's clients ignore them).
+        'name': {**_nullable('string'),
+                 'description': "The name of ``config_id``'s config, the "
+                                'one the deployment runs.'},
+        'source_config_id': {**_nullable('string'),
+                             'description': 'The config the engine derived '
+                                            "``config_id`` from; null for "
+                                            "Heat's form."},
+        'signal_transport': {**_nullable('string'),
+                             'description': 'How the agent reports; null '
+                                            "for Heat's form."},
+        'triggered_from': {**_nullable('string'),
+                           'description': 'The deployment this trigger '
+                                          'deployment ran an action of; '
+                                          'null for any other deployment.'},
     }, required=['id', 'config_id', 'server_id', 'input_values',
                  'output_values', 'action', 'status', 'status_reason',
-                 'creation_time'],
+                 'creation_time', 'name', 'source_config_id',
+                 'signal_transport', 'triggered_from'],
         description='updated_time is left out until the first update.'),
     'Server': _object({
         'server_id': {'type': 'string'},

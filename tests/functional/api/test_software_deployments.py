@@ -23,9 +23,11 @@ from tests.functional.api.helpers import assert_error
 from tests.functional.api.helpers import create_config
 from tests.functional.api.helpers import create_deployment
 
+# Heat's keys, then swconfig's (test_deployment_origins.py).
 DEPLOYMENT_KEYS = {'id', 'config_id', 'server_id', 'input_values',
                    'output_values', 'action', 'status', 'status_reason',
-                   'creation_time'}
+                   'creation_time', 'name', 'source_config_id',
+                   'signal_transport', 'triggered_from'}
 
 
 def deployments_url(project: str, suffix: str = '') -> str:

@@ -86,28 +86,40 @@ def test_config_flattens_the_document():
 
 
 def test_deployment_without_updated_at_has_no_updated_time():
-    item = views.deployment(_deployment_row())
+    item = views.deployment(_deployment_row(), 'cfg')
     assert item == {
         'id': 'd-1', 'config_id': 'c-1', 'server_id': 's-1',
         'input_values': {'a': 1}, 'output_values': None,
         'action': 'CREATE', 'status': 'IN_PROGRESS', 'status_reason': None,
-        'creation_time': '2024-02-29T23:59:58Z'}
+        'creation_time': '2024-02-29T23:59:58Z',
+        # swconfig's additions, after Heat's keys.
+        'name': 'cfg', 'source_config_id': None, 'signal_transport': None,
+        'triggered_from': None}
+
+
+def test_deployment_says_where_it_came_from():
+    item = views.deployment(_deployment_row(
+        source_config_id='c-0', signal_transport='HEAT_SIGNAL',
+        triggered_from='d-0'), 'cfg-BACKUP')
+    assert (item['name'], item['source_config_id'],
+            item['signal_transport'], item['triggered_from']) == (
+        'cfg-BACKUP', 'c-0', 'HEAT_SIGNAL', 'd-0')
 
 
 def test_deployment_row_without_an_updated_at_key_is_fine():
     row = _deployment_row()
     del row['updated_at']
-    assert 'updated_time' not in views.deployment(row)
+    assert 'updated_time' not in views.deployment(row, None)
 
 
 @pytest.mark.parametrize('updated', [UPDATED, '2024-03-01T00:00:01.5'])
 def test_deployment_with_updated_at_has_updated_time(updated):
-    item = views.deployment(_deployment_row(updated_at=updated))
+    item = views.deployment(_deployment_row(updated_at=updated), None)
     assert item['updated_time'] == '2024-03-01T00:00:01Z'
 
 
 def test_deployment_hides_internal_columns():
-    item = views.deployment(_deployment_row(updated_at=UPDATED))
+    item = views.deployment(_deployment_row(updated_at=UPDATED), None)
     assert not {'tenant', 'stack_user_project_id', 'version', 'created_at',
                 'updated_at'} & set(item)
 

@@ -288,6 +288,19 @@ ROWS_AT = {
              'config_transport': 'POLL_TEMP_URL', 'push_pending': True},
         ],
     },
+    '665b9c058ef9': {
+        'software_deployment': [
+            {'id': 'deployment-4', 'config_id': 'config-3',
+             'server_id': 'server-1', 'input_values': '{}',
+             'output_values': None, 'tenant': 'p1',
+             'stack_user_project_id': None, 'action': 'BACKUP',
+             'status': 'COMPLETE', 'status_reason': 'Outputs received',
+             'version': 2, 'created_at': T0 + 10 * SECOND,
+             'updated_at': T0 + 11 * SECOND, 'source_config_id': 'config-1',
+             'signal_transport': 'HEAT_SIGNAL', 'action_revision': 1,
+             'timeout_at': None, 'triggered_from': 'deployment-3'},
+        ],
+    },
 }
 
 

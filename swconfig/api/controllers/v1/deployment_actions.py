@@ -23,7 +23,6 @@ of them). The engine does the work (``swconfig.engine.actions``).
 import pecan
 
 from swconfig.api import body
-from swconfig.api import views
 from swconfig.api.controllers.v1 import access
 from swconfig.api.controllers.v1 import params
 from swconfig.api.controllers.v1 import software_deployments as deployments
@@ -53,7 +52,7 @@ def run_action(deployment_id: str) -> str | None:
     document = body.load(pecan.request, schemas.ACTION_RUN)
     row = pecan.request.engine.run_deployment_action(
         context, deployment_id, document['action'])
-    return deployments.deployment_or_nothing(row, 200)
+    return deployments.deployment_or_nothing(context, row, 200)
 
 
 @pecan.expose('json')
@@ -78,8 +77,8 @@ def trigger(deployment_id: str) -> dict:
     result = pecan.request.engine.trigger_deployment(
         context, deployment_id, request, params.idempotency_key())
     pecan.response.status = 201 if result['created'] else 200
-    return {'software_deployment': views.deployment(
-        result['software_deployment'])}
+    return {'software_deployment': deployments.deployment_view(
+        context, result['software_deployment'])}
 
 
 @pecan.expose('json')
@@ -94,7 +93,8 @@ def cancel(deployment_id: str) -> dict:
     not IN_PROGRESS."""
     context = access.authorize('software_deployments:cancel')
     row = pecan.request.engine.cancel_deployment(context, deployment_id)
-    return {'software_deployment': views.deployment(row)}
+    return {'software_deployment': deployments.deployment_view(context,
+                                                               row)}
 
 
 @pecan.expose('json')

@@ -52,6 +52,12 @@ def boolean(name: str, value: str | None) -> bool:
     return value.lower() == 'true'
 
 
+def optional_boolean(name: str, value: str | None) -> bool | None:
+    """``boolean``, but None when the parameter is absent (a filter that
+    is off by default)."""
+    return None if value is None else boolean(name, value)
+
+
 def get(name: str) -> str | None:
     """The query parameter ``name``; when repeated, the last one wins (as
     in Heat), so a list never reaches the code below."""

@@ -52,16 +52,20 @@ _CREATED_LINKS = {
                    'Continue after this config id (ignored when unknown).'),
         spec.query('global_tenant', {'type': 'boolean'},
                    'All projects (policy software_configs:global_index).'),
+        spec.query('derived', {'type': 'boolean'},
+                   'true: only the configs the service derived for '
+                   'deployments; false: all but those; absent: all.'),
     ))
 def index() -> dict:
     all_projects = params.boolean('global_tenant', params.get('global_tenant'))
+    derived = params.optional_boolean('derived', params.get('derived'))
     context = access.authorize('software_configs:index')
     if all_projects:
         access.authorize('software_configs:global_index')
     limit = params.non_negative_int('limit', params.get('limit'))
     rows = db_api.software_config_get_all(
         context, limit=limit, marker=params.get('marker') or None,
-        all_projects=all_projects)
+        all_projects=all_projects, derived=derived)
     with_project = context.is_admin or all_projects
     return {'software_configs': [views.config_summary(row, with_project)
                                  for row in rows]}

@@ -99,7 +99,21 @@ def index() -> dict:
     rows = db_api.software_deployment_get_all(context, server_id=server_id)
     if server_id and not rows:
         access.check_server_not_foreign(context, server_id)
-    return {'software_deployments': [views.deployment(row) for row in rows]}
+    return {'software_deployments': deployment_views(context, rows)}
+
+
+def deployment_views(context: RequestContext, rows: list[dict]
+                     ) -> list[dict]:
+    """The views of ``rows``, each with the name of its config (one
+    query for all of them)."""
+    names = db_api.software_config_names(
+        context, [row['config_id'] for row in rows])
+    return [views.deployment(row, names.get(row['config_id']))
+            for row in rows]
+
+
+def deployment_view(context: RequestContext, row: dict) -> dict:
+    return deployment_views(context, [row])[0]
 
 
 @pecan.expose('json')
@@ -125,7 +139,7 @@ def show(deployment_id: str) -> dict:
             min(wait, deployment_watch.MAX_WAIT))
         if changed:
             row = db_api.software_deployment_get(context, deployment_id)
-    return {'software_deployment': views.deployment(row)}
+    return {'software_deployment': deployment_view(context, row)}
 
 
 @pecan.expose('json')
@@ -142,7 +156,7 @@ def create() -> dict:
     request = deployment_request.DeploymentRequest.from_dict(document)
     row = pecan.request.engine.create_software_deployment(
         context, request, params.idempotency_key())
-    return {'software_deployment': views.deployment(row)}
+    return {'software_deployment': deployment_view(context, row)}
 
 
 @pecan.expose('json')
@@ -158,7 +172,7 @@ def update(deployment_id: str) -> dict:
     values = {key: document.get(key) for key in schemas.UPDATE['properties']}
     row = pecan.request.engine.update_software_deployment(
         context, deployment_id, values)
-    return {'software_deployment': views.deployment(row)}
+    return {'software_deployment': deployment_view(context, row)}
 
 
 @pecan.expose(content_type='application/json')
@@ -177,10 +191,11 @@ def delete(deployment_id: str) -> str | None:
     context = access.authorize('software_deployments:delete')
     row = pecan.request.engine.delete_software_deployment(context,
                                                           deployment_id)
-    return deployment_or_nothing(row, 202)
+    return deployment_or_nothing(context, row, 202)
 
 
-def deployment_or_nothing(row: dict | None, status: int) -> str | None:
+def deployment_or_nothing(context: RequestContext, row: dict | None,
+                          status: int) -> str | None:
     """``row`` as the JSON body with ``status``, or 204 and no body at
     all when the deployment is gone (``pecan.expose('json')`` would
     write ``null``)."""
@@ -188,7 +203,8 @@ def deployment_or_nothing(row: dict | None, status: int) -> str | None:
         pecan.response.status = 204
         return None
     pecan.response.status = status
-    return json.dumps({'software_deployment': views.deployment(row)})
+    return json.dumps({'software_deployment': deployment_view(context,
+                                                              row)})
 
 
 @pecan.expose('json')
