@@ -20,10 +20,13 @@ repository and installs swconfig (editable) into it: with its runtime
 requirements only for ``serve``, with the test requirements as well for
 ``test``, with the documentation tools as well for ``docs``. It installs
 again only when a requirements file or ``setup.cfg`` changed, and shows
-pip's output only when pip fails.
+pip's output only when pip fails. ``agent`` needs none of it: it runs the
+real os-collect-config and heat-agents for a server from a virtualenv of
+their own (tools/local_agent.py).
 
     python3 tools/dev.py serve [--port N] [swconfig-all args...]
     python3 tools/dev.py test [pytest args...]
+    python3 tools/dev.py agent SERVER [--once]  # a local agent for SERVER
     python3 tools/dev.py docs        # doc/build/html, warnings are errors
     python3 tools/dev.py releasenotes  # check them, print them as rst
     python3 tools/dev.py genconfig   # etc/swconfig/swconfig.conf.sample
@@ -36,6 +39,11 @@ import pathlib
 import subprocess
 import sys
 import venv
+
+if __package__:  # imported as tools.dev (the tests)
+    from tools import local_agent
+else:  # run as a script: tools/ is on sys.path
+    import local_agent
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 VENV = pathlib.Path(os.environ.get('SWCONFIG_VENV', ROOT / '.venv'))
@@ -132,6 +140,8 @@ def _run_all(commands: list[list[str]], args: list[str],
 
 
 def main(argv: list[str]) -> int:
+    if argv and argv[0] == 'agent':
+        return local_agent.main(argv[1:])
     if not argv or argv[0] not in EXTRA_REQUIREMENTS:
         print(__doc__, file=sys.stderr)
         return 2
