@@ -20,22 +20,31 @@ repository and installs swconfig (editable) into it: with its runtime
 requirements only for ``serve``, with the test requirements as well for
 ``test``, with the documentation tools as well for ``docs``. It installs
 again only when a requirements file or ``setup.cfg`` changed, and shows
-pip's output only when pip fails.
+pip's output only when pip fails. ``agent`` needs none of it: it runs the
+real os-collect-config and heat-agents for a server from a virtualenv of
+their own (tools/local_agent.py).
 
     python3 tools/dev.py serve [--port N] [swconfig-all args...]
     python3 tools/dev.py test [pytest args...]
+    python3 tools/dev.py agent SERVER [--once]  # a local agent for SERVER
     python3 tools/dev.py docs        # doc/build/html, warnings are errors
     python3 tools/dev.py releasenotes  # check them, print them as rst
     python3 tools/dev.py genconfig   # etc/swconfig/swconfig.conf.sample
     python3 tools/dev.py genpolicy   # etc/swconfig/policy.yaml.sample
 """
 
+import configparser
 import hashlib
 import os
 import pathlib
 import subprocess
 import sys
 import venv
+
+if __package__:  # imported as tools.dev (the tests)
+    from tools import local_agent
+else:  # run as a script: tools/ is on sys.path
+    import local_agent
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 VENV = pathlib.Path(os.environ.get('SWCONFIG_VENV', ROOT / '.venv'))
@@ -118,6 +127,53 @@ def _serve_port(args: list[str], env: dict[str, str]) -> list[str]:
     return args[:index] + args[index + 2:]
 
 
+def _config_files(args: list[str]) -> list[str]:
+    """The ``--config-file`` arguments among swconfig-all's ``args``."""
+    found = []
+    for index, arg in enumerate(args):
+        if arg == '--config-file' and index + 1 < len(args):
+            found.append(args[index + 1])
+        elif arg.startswith('--config-file='):
+            found.append(arg.split('=', 1)[1])
+    return found
+
+
+def serve_address(args: list[str], env: dict[str, str]) -> tuple[str, str]:
+    """Where swconfig-all will listen, for a client on this machine: the
+    ``OS_API__BIND_*`` variables over the config files over the defaults
+    (a wildcard bind address is reached on 127.0.0.1)."""
+    parser = configparser.ConfigParser(interpolation=None, strict=False)
+    try:
+        parser.read(_config_files(args))
+    except configparser.Error:
+        pass  # swconfig-all says what is wrong with it
+    host = env.get('OS_API__BIND_HOST') or parser.get(
+        'api', 'bind_host', fallback='127.0.0.1')
+    port = env.get('OS_API__BIND_PORT') or parser.get(
+        'api', 'bind_port', fallback='8004')
+    if host in ('0.0.0.0', '::', ''):
+        host = '127.0.0.1'
+    if ':' in host:
+        host = f'[{host}]'
+    return host, port
+
+
+def serve_banner(args: list[str], env: dict[str, str]) -> str:
+    """What ``serve`` prints before it starts: the lines that point the
+    ``swconfig`` command (and a local agent) at it from another
+    terminal."""
+    host, port = serve_address(args, env)
+    return (
+        f'Starting swconfig-all on http://{host}:{port} (Ctrl-C stops '
+        f'it).\n'
+        f'In another terminal, from {ROOT}:\n'
+        f'    export OS_AUTH_TYPE=none '
+        f'OS_ENDPOINT=http://{host}:{port}/v1/demo\n'
+        f'    export PATH="{BIN}:$PATH"  # the swconfig command\n'
+        f'    python3 tools/dev.py agent SERVER --once  # an agent for '
+        f'SERVER\n')
+
+
 def _run_all(commands: list[list[str]], args: list[str],
              env: dict[str, str]) -> int:
     """Run ``commands`` from the venv in turn (extra ``args`` go to the
@@ -132,6 +188,8 @@ def _run_all(commands: list[list[str]], args: list[str],
 
 
 def main(argv: list[str]) -> int:
+    if argv and argv[0] == 'agent':
+        return local_agent.main(argv[1:])
     if not argv or argv[0] not in EXTRA_REQUIREMENTS:
         print(__doc__, file=sys.stderr)
         return 2
@@ -143,6 +201,7 @@ def main(argv: list[str]) -> int:
         return _run_all(COMMANDS[argv[0]], argv[1:], env)
     if argv[0] == 'serve':
         cmd = [str(BIN / 'swconfig-all'), *_serve_port(argv[1:], env)]
+        print(serve_banner(cmd[1:], env), flush=True)
     else:
         cmd = [str(BIN / 'python'), '-m', 'pytest', *argv[1:]]
     os.execve(cmd[0], cmd, env)  # noqa: S606 - replaces this process

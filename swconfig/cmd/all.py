@@ -19,6 +19,7 @@ a SQLite database in ``state_path`` (schema created or upgraded at start)
 and oslo.messaging's in-process transport: nothing else to install.
 """
 
+import logging
 import sys
 
 from oslo_log import log
@@ -40,11 +41,25 @@ DESCRIPTION = (
 LOG = log.getLogger(__name__)
 
 
+def quiet_migrations() -> None:
+    """Keep alembic to warnings while the schema is created or upgraded:
+    its INFO lines (a dozen on a first start, one per migration) flooded
+    the terminal of a first ``serve``, and the one line logged after the
+    upgrade says where the database is. ``debug = True``, or alembic
+    named in ``default_log_levels``, keeps them."""
+    named = any(item.split('=', 1)[0].strip().startswith('alembic')
+                for item in CONF.default_log_levels or [])
+    if not (CONF.debug or named):
+        logging.getLogger('alembic').setLevel(logging.WARNING)
+
+
 def _serve() -> None:
     CONF.set_default('auth_strategy', 'noauth')
     CONF.set_default('generate_signing_key', True, group='agent')
     process.init_process(sys.argv, default_transport_url='fake://',
                          description=DESCRIPTION)
+    # Before alembic is imported: it logs as it loads its plugins.
+    quiet_migrations()
     from oslo_service import service
 
     from swconfig.api import app

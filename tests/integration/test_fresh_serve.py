@@ -13,8 +13,9 @@
 #    under the License.
 
 """`python3 tools/dev.py serve` on a fresh virtualenv: it installs the
-runtime requirements only, quietly, with one line of progress, and the
-embedded default answers on the port it was given."""
+runtime requirements only, quietly, with one line of progress, prints the
+lines for a second terminal, and the embedded default answers on the port
+it was given, without alembic's log lines."""
 
 import os
 import pathlib
@@ -70,6 +71,12 @@ def test_serve_from_a_fresh_venv_installs_runtime_requirements_only(
                  'DEPRECATION', 'pip ', 'wheel')
     assert not [line for line in output
                 if any(word in line for word in pip_words)], output
+    # What to paste into a second terminal, for this port.
+    assert (f'    export OS_AUTH_TYPE=none OS_ENDPOINT=http://'
+            f'{processes.HOST}:{port}/v1/demo') in output, output
+    assert f'    export PATH="{venv}/bin:$PATH"  # the swconfig command' \
+        in output, output
+    assert not [line for line in output if 'alembic' in line], output
     # The test tool-chain is not part of a runtime install.
     for tool in ('pytest', 'schemathesis', 'ruff'):
         missing = subprocess.run([str(venv / 'bin' / 'python'), '-c',
