@@ -199,6 +199,8 @@ def _message(error: jsonschema.ValidationError) -> str:
     if error.validator == 'pattern' and 'description' in schema:
         shown = repr(error.instance)
         shown = shown if len(shown) <= 80 else 'the value'
+        if error.instance == '':
+            shown = 'the empty string'
         return (f'Invalid value for {where}: {shown} is not '
                 f'{schema["description"]}.')
     return f'Invalid value for {where}: {error.message}'

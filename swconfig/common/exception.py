@@ -266,6 +266,15 @@ class OutputNotFound(NotFound):
                '%(name)s.')
 
 
+class UndefinedAction(Invalid):
+    """A custom action the deployment's component has no entry for."""
+
+    msg_fmt = ('Component %(component)s has no entry for action '
+               '%(action)s%(hint)s; its entries define %(defined)s. Only '
+               'the lifecycle actions (%(lifecycle)s) may have no entry, '
+               'and they then run nothing.')
+
+
 class NotServerDerived(Invalid):
     msg_fmt = ('Deployment %(deployment_id)s was created with a config '
                'derived by its client (no signal_transport); only '

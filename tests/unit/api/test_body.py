@@ -168,6 +168,34 @@ def test_schema_errors_name_the_field(schema, document, field):
     assert info.value.message.startswith(f'Invalid value for {field}: ')
 
 
+ACTION_WORDS = ('an identifier such as CREATE, UPDATE or BACKUP (letters, '
+                'digits and "_", not starting with a digit).')
+
+
+@pytest.mark.parametrize('schema', [deploy_schemas.TRIGGER,
+                                    deploy_schemas.ACTION_RUN,
+                                    deploy_schemas.UPDATE])
+@pytest.mark.parametrize('action, shown', [
+    ('', 'the empty string'), ('bad action', "'bad action'"),
+    ('1ST', "'1ST'")])
+def test_a_bad_action_is_one_plain_sentence(schema, action, shown):
+    """Not the field's own description ("Required. The action to run,
+    ...") glued after "is not"."""
+    with pytest.raises(exception.InvalidParameterValue) as info:
+        body.validate(schema, {'action': action})
+    assert info.value.message == (
+        f'Invalid value for action: {shown} is not {ACTION_WORDS}')
+
+
+def test_a_missing_or_null_trigger_action_is_named():
+    with pytest.raises(exception.InvalidParameterValue) as info:
+        body.validate(deploy_schemas.TRIGGER, {})
+    assert info.value.message == 'Missing required field action.'
+    with pytest.raises(exception.InvalidParameterValue) as info:
+        body.validate(deploy_schemas.TRIGGER, {'action': None})
+    assert info.value.message.startswith('Invalid value for action: ')
+
+
 @pytest.mark.parametrize('schema, document, message', [
     (deploy_schemas.CREATE, {'config_id': 'c'},
      'Missing required field server_id.'),
