@@ -69,6 +69,7 @@ class SoftwareDeployment(Base):
         sa.Index(None, 'config_id'),
         sa.Index(None, 'source_config_id'),
         sa.Index(None, 'status', 'timeout_at'),
+        sa.Index(None, 'trigger_of'),
     )
 
     id = sa.Column(sa.String(36), primary_key=True)
@@ -95,6 +96,10 @@ class SoftwareDeployment(Base):
     action_revision = sa.Column(sa.Integer, nullable=False, default=0,
                                 server_default='0')
     timeout_at = sa.Column(types.timestamp(), nullable=True)
+    #: A trigger deployment: the deployment it was triggered from (that
+    #: one's own ``trigger_of`` for a trigger of a trigger), so a second
+    #: trigger of an action still running is refused. NULL otherwise.
+    trigger_of = sa.Column(sa.String(36), nullable=True)
 
 
 class DeploymentEvent(Base):

@@ -125,17 +125,22 @@ def _create_once(context: RequestContext,
 
 
 def create_in_transaction(context: RequestContext,
-                          request: deployment_request.DeploymentRequest
+                          request: deployment_request.DeploymentRequest,
+                          trigger_of: str | None = None,
+                          event_reason: str | None = None
                           ) -> tuple[dict, bool]:
     """Create the deployment in the caller's writer transaction (or one
     of its own); returns the row and whether its server's document was
-    rendered in that transaction (else render it after committing)."""
+    rendered in that transaction (else render it after committing). A
+    trigger names the deployment it was triggered from (``trigger_of``)
+    and says in its first event what it runs (``event_reason``)."""
     values = {
         'id': uuidutils.generate_uuid(),
         'server_id': request.server_id,
         'input_values': request.input_values or {},
         'tenant': context.project_id,
         'stack_user_project_id': request.stack_user_project_id,
+        'trigger_of': trigger_of,
     }
     # One transaction: the checks, the claim of the server, the derived
     # config, the deployment with its event, and the server's document.
@@ -149,7 +154,8 @@ def create_in_transaction(context: RequestContext,
             values.update(config_id=request.config_id,
                           action=request.action, status=request.status,
                           status_reason=request.status_reason)
-        row = db_api.software_deployment_create(context, values)
+        row = db_api.software_deployment_create(context, values,
+                                                event_reason)
         rendered = metadata.render_in_transaction(context, server)
     return row, rendered
 

@@ -92,6 +92,22 @@ def derive(source: dict, server: dict, deployment_id: str,
     }
 
 
+def describe(source: dict, action: str) -> str:
+    """What the agent runs for ``action`` of ``source``, in words for the
+    user (a trigger's first event; the CLI shows it)."""
+    name = source['name'] or source['id']
+    if not components.is_component(source):
+        return (f'{source["group"] or "Heat::Ungrouped"} config {name} '
+                f'again with deploy_action={action} (not a component: the '
+                f'config decides what {action} does)')
+    entries = (source.get('config') or {}).get('configs') or []
+    for index, entry in enumerate(entries):
+        if action in entry.get('actions', components.DEFAULT_ACTIONS):
+            return (f'{action} of component {name}, its entry '
+                    f'configs[{index}] (tool {entry["tool"]})')
+    return f'nothing (component {name} has no entry for {action})'
+
+
 def serves(source: dict, action: str) -> bool:
     """Whether deriving ``source`` for ``action`` gives the agent
     something to run: always, but for a component with no entry for

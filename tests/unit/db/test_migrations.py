@@ -288,6 +288,20 @@ ROWS_AT = {
              'config_transport': 'POLL_TEMP_URL', 'push_pending': True},
         ],
     },
+    'e4b7a9c2d613': {
+        'software_deployment': [
+            {'id': 'deployment-4', 'config_id': 'config-3',
+             'server_id': 'server-1', 'input_values': '{}',
+             'output_values': None, 'tenant': 'p1',
+             'stack_user_project_id': None, 'action': 'BACKUP',
+             'status': 'IN_PROGRESS', 'status_reason': 'Deploy data',
+             'version': 1, 'created_at': T0 + 10 * SECOND,
+             'updated_at': None, 'source_config_id': 'config-1',
+             'signal_transport': 'HEAT_SIGNAL', 'action_revision': 1,
+             'timeout_at': T0 + 3600 * SECOND,
+             'trigger_of': 'deployment-3'},
+        ],
+    },
 }
 
 

@@ -281,3 +281,21 @@ def test_a_custom_action_no_entry_serves_is_refused():
     assert 'CREATE, UPDATE, BACKUP' in raised.value.message
     # Not a component: any action runs the config (deploy_action says it).
     assert derive(source=source_config(), action='RESTORE')['inputs']
+
+
+@pytest.mark.parametrize('source, action, words', [
+    (source_config(group='component', config=COMPONENT), 'BACKUP',
+     'BACKUP of component source, its entry configs[1] (tool ansible)'),
+    (source_config(group='component', config=COMPONENT), 'UPDATE',
+     'UPDATE of component source, its entry configs[0] (tool script)'),
+    (source_config(group='component', config=COMPONENT), 'RESUME',
+     'nothing (component source has no entry for RESUME)'),
+    (source_config(), 'BACKUP',
+     'script config source again with deploy_action=BACKUP (not a '
+     'component: the config decides what BACKUP does)'),
+    (source_config(name=None, group=None), 'BACKUP',
+     'Heat::Ungrouped config src-1 again with deploy_action=BACKUP (not a '
+     'component: the config decides what BACKUP does)'),
+])
+def test_what_runs_is_described(source, action, words):
+    assert deriving.describe(source, action) == words

@@ -205,6 +205,14 @@ TRIGGER = {
                                    'signal; ``0`` waits for ever; null '
                                    'means ``[DEFAULT] '
                                    'default_deployment_timeout``.'},
+        'allow_concurrent': {
+            'type': ['boolean', 'null'],
+            'description': '``true`` runs the action even while the '
+                           'deployment, or a trigger of it, is still '
+                           'running the same action; otherwise (the '
+                           'default) such a trigger is 409 '
+                           '``ActionAlreadyRunning`` naming the running '
+                           'one.'},
     },
     'required': ['action'],
     'additionalProperties': False,
