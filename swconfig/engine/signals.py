@@ -24,6 +24,7 @@ deployment (``actions.finish_deletes``).
 """
 
 import datetime
+import json
 import threading
 import time
 from typing import Any
@@ -68,8 +69,12 @@ def interpret(details: Any, outputs: list[dict],
     if not isinstance(details, dict):
         details = {}
     if details.get('deploy_status') == states.IN_PROGRESS:
-        reason = str(details.get('deploy_status_reason')
-                     or 'Deployment in progress')
+        reason = details.get('deploy_status_reason') or (
+            'Deployment in progress')
+        if not isinstance(reason, str):
+            # JSON text, as the agent sent it, not a Python repr
+            # ({'step': 2} or True would read as Python to the user).
+            reason = json.dumps(reason, ensure_ascii=False, sort_keys=True)
         return {'status_reason': reason}, reason
     values = dict(output_values or {})
     failures = []

@@ -19,6 +19,7 @@ trigger of a running action is refused unless ``--allow-concurrent``,
 and a trigger says on stderr what the agent will run. The real console
 script against a real ``swconfig-all``, as in test_swconfig_cli.py."""
 
+import os
 import uuid
 
 import pytest
@@ -107,3 +108,15 @@ def test_a_trigger_of_a_plain_config_says_deploy_action_decides(cli):
     assert ('Runs script config hello again with deploy_action=BACKUP '
             '(not a component: the config decides what BACKUP does)'
             in run.stderr), run
+
+
+def test_an_id_that_is_not_utf8_is_one_plain_line(cli):
+    """Bytes of the command line that are not UTF-8: no codec error."""
+    not_utf8 = os.fsdecode(b'a\xffb')
+    for args in (('deployment', 'show', not_utf8),
+                 ('deployment', 'trigger', not_utf8, '--action', 'BACKUP'),
+                 ('deployment', 'list', '--server', not_utf8)):
+        run = cli(*args)
+        assert run.returncode == 1, run
+        assert run.stderr == ('"a\\xffb" is not UTF-8 text; ids, names and '
+                              'values must be UTF-8.\n'), run
