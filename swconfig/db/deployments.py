@@ -370,6 +370,20 @@ def software_deployment_timed_out(context: RequestContext, now: Any,
     return [row.to_dict() for row in context.session.scalars(query)]
 
 
+@reader
+def software_deployment_next_deadline(context: RequestContext,
+                                      after: Any) -> Any:
+    """The earliest deadline, not before ``after``, of an IN_PROGRESS
+    deployment (None when there is none): when the next timeout is due.
+    One look-up at the start of a range of the (status, timeout_at)
+    index, however many deployments wait."""
+    model = models.SoftwareDeployment
+    return context.session.scalar(
+        sa.select(sa.func.min(model.timeout_at))
+        .where(model.status == states.IN_PROGRESS,
+               model.timeout_at >= after))
+
+
 @oslo_db_api.retry_on_deadlock
 @writer
 def software_deployment_time_out(context: RequestContext, deployment_id: str,

@@ -43,6 +43,7 @@ from swconfig.common import states
 from swconfig.common.context import RequestContext
 from swconfig.conf import CONF
 from swconfig.db import api as db_api
+from swconfig.engine import deadlines
 from swconfig.engine import deployments
 from swconfig.engine import deriving
 from swconfig.engine import idempotency
@@ -87,6 +88,7 @@ def run_action(context: RequestContext, deployment_id: str,
     row = _retrying(context, deployment_id, step)
     LOG.info('Deployment %s: %s started (action revision %s, %s)',
              deployment_id, action, row['action_revision'], row['status'])
+    deadlines.expect(row['timeout_at'])
     metadata.render(row['server_id'])
     return row
 
@@ -128,6 +130,7 @@ def delete(context: RequestContext, deployment_id: str) -> dict | None:
              'the deployment goes when it finishes or after %s s',
              deployment_id, row['action_revision'],
              CONF.engine.delete_action_timeout)
+    deadlines.expect(row['timeout_at'])
     metadata.render(row['server_id'])
     return row
 
@@ -200,6 +203,7 @@ def trigger(context: RequestContext, deployment_id: str, request: dict,
         LOG.info('Deployment %s triggered %s as deployment %s on server '
                  '%s (%s)', deployment_id, row['action'], row['id'],
                  row['server_id'], row['status'])
+        deadlines.expect(row['timeout_at'])
         if not rendered:
             metadata.render(row['server_id'])
     else:

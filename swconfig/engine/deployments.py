@@ -39,6 +39,7 @@ from swconfig.common.context import RequestContext
 from swconfig.conf import CONF
 from swconfig.db import api as db_api
 from swconfig.engine import configs
+from swconfig.engine import deadlines
 from swconfig.engine import deriving
 from swconfig.engine import idempotency
 from swconfig.engine import metadata
@@ -92,6 +93,7 @@ def create(context: RequestContext,
     LOG.info('Created deployment %(id)s of config %(config_id)s on server '
              '%(server_id)s (%(action)s %(status)s, transport '
              '%(signal_transport)s)', row)
+    deadlines.expect(row['timeout_at'])
     if not rendered:
         metadata.render(request.server_id)
     return row
@@ -230,6 +232,7 @@ def update(context: RequestContext, deployment_id: str, values: dict) -> dict:
             continue
         LOG.info('Updated deployment %s: %s', deployment_id,
                  ', '.join(sorted(values)) or 'no fields')
+        deadlines.expect(row['timeout_at'])
         metadata.render(row['server_id'])
         return row
     raise exception.ConcurrentUpdate(deployment_id=deployment_id)
