@@ -251,11 +251,13 @@ class Runner:
         outage = Outage(task.name)
         wait = task.interval()
         # A task that can be woken waits on its wakeup (stop() sets it
-        # too); cleared before each round, so a wake-up during the round
-        # starts another at once.
+        # too, after _stop); cleared before each round, so a wake-up
+        # during the round starts another at once.
         alarm = task.wakeup or self._stop
-        while not self._stop.is_set():
+        while True:
             if task.wakeup is not None:
                 task.wakeup.clear()
+            if self._stop.is_set():
+                return
             wait = self.run_once(task, outage, wait)
             alarm.wait(wait)
