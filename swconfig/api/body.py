@@ -40,6 +40,7 @@ from jsonschema import validators
 from swconfig.api.middleware import opaque_body
 from swconfig.common import exception
 from swconfig.common import json_depth
+from swconfig.common import json_errors
 from swconfig.conf import CONF
 
 _JSON_TYPES = frozenset(('application/json', 'text/plain', ''))
@@ -86,13 +87,51 @@ def _check_content_type(request: Any) -> None:
         raise exception.UnsupportedMediaType(content_type=media_type)
 
 
-def read_json(request: Any, allow_nul: bool = True) -> dict:
+def _kind(document: Any) -> str:
+    if isinstance(document, list):
+        return 'a JSON array'
+    if isinstance(document, str):
+        return 'a JSON string'
+    if isinstance(document, bool):
+        return 'a JSON boolean'
+    if document is None:
+        return 'JSON null'
+    return 'a JSON number'
+
+
+def _not_an_object(raw: bytes,
+                  schema: dict | None = None) -> exception.SwconfigException:
+    """The 400 for a body that does not start with ``{``: for JSON of
+    another kind (a list of configs, say) one that says an object is
+    expected, with the fields ``schema`` allows; Heat's generic
+    "malformed" for anything else."""
+    try:
+        document = json.loads(raw)
+    except RecursionError:
+        return json_depth.too_deep()
+    except (ValueError, UnicodeDecodeError):
+        return exception.MalformedRequestBody()
+    if isinstance(document, dict):
+        return exception.MalformedRequestBody()  # text before the "{"
+    fields = ''
+    if schema and schema.get('properties'):
+        fields = f', with the fields {", ".join(schema["properties"])}'
+        if schema.get('required'):
+            fields += f' ({", ".join(schema["required"])} required)'
+    return exception.InvalidParameterValue(
+        reason=f'The request body is {_kind(document)}; a JSON object is '
+               f'expected{fields}.')
+
+
+def read_json(request: Any, allow_nul: bool = True,
+              schema: dict | None = None) -> dict:
     """The request's JSON object body; 415 for a body that is not declared
-    JSON, 400 for anything else that is not a storable JSON object."""
+    JSON, 400 for anything else that is not a storable JSON object (the
+    fields of ``schema`` named when the body is JSON of another kind)."""
     raw = read_raw(request)
     _check_content_type(request)
     if not raw.startswith(b'{'):
-        raise exception.MalformedRequestBody()
+        raise _not_an_object(raw, schema)
     non_finite: list[str] = []
 
     def parse_constant(text: str) -> _NonFinite:
@@ -107,8 +146,7 @@ def read_json(request: Any, allow_nul: bool = True) -> dict:
         document = json.loads(raw, parse_constant=parse_constant,
                               parse_float=parse_float)
     except (ValueError, UnicodeDecodeError, RecursionError) as exc:
-        raise exception.InvalidParameterValue(
-            reason=f'The request body is not valid JSON: {exc}')
+        raise json_errors.unparsable(exc, 'The request body')
     json_depth.check_depth(document)
     # Walk the document only when something in the raw text may need it.
     if non_finite or any(hint in raw for hint in _SURROGATE_HINTS):
@@ -199,6 +237,8 @@ def _message(error: jsonschema.ValidationError) -> str:
     if error.validator == 'pattern' and 'description' in schema:
         shown = repr(error.instance)
         shown = shown if len(shown) <= 80 else 'the value'
+        if error.instance == '':
+            shown = 'the empty string'
         return (f'Invalid value for {where}: {shown} is not '
                 f'{schema["description"]}.')
     return f'Invalid value for {where}: {error.message}'
@@ -244,6 +284,6 @@ def load(request: Any, schema: dict) -> dict:
     text columns (names, ids, statuses) these bodies fill.
     """
     # A NUL can only come as a \u0000 escape, which read_json checks.
-    document = read_json(request, allow_nul=False)
+    document = read_json(request, allow_nul=False, schema=schema)
     validate(schema, document)
     return document

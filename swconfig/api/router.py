@@ -250,7 +250,38 @@ class RouteTable:
             allowed.extend(m for m in route.methods if m not in allowed)
         if allowed:
             raise exception.MethodNotAllowed(allowed=', '.join(allowed))
-        raise exception.RouteNotFound()
+        raise self._not_found(path, segments)
+
+    def _routed(self, segments: list[str]) -> bool:
+        """Whether ``segments`` is a URL of the API (not the agents')."""
+        key = (segments[0] if segments else '', len(segments))
+        return any(route.access in (PUBLIC, PROJECT)
+                   and pattern.bind(segments) is not None
+                   for route, pattern in self._candidates.get(key, ()))
+
+    def _not_found(self, path: str,
+                   segments: list[str]) -> exception.RouteNotFound:
+        """404 naming the form of the API's URLs and, for one that lacks
+        ``/v1`` or the project (``/software_configs``,
+        ``/v1/software_configs``, ``/demo/servers``), the URL it
+        probably meant; a bare 404 for an agent URL."""
+        if segments and segments[0] in self.agent_segments:
+            return exception.RouteNotFound()
+        shown = path if len(path) <= 100 else path[:100] + '...'
+        if segments[:1] == ['v1']:
+            guesses = [['v1', '<project>', *segments[1:]]]
+        else:
+            guesses = [['v1', *segments], ['v1', '<project>', *segments]]
+        for guess in guesses:
+            if self._routed(guess):
+                return exception.RouteNotFound(
+                    f'No URL {shown}; did you mean /{"/".join(guess)}? The '
+                    f"API's URLs start with /v1/, a project's with "
+                    f'/v1/<project>/.')
+        return exception.RouteNotFound(
+            f"No URL {shown}. The API's URLs start with /v1/, a project's "
+            f'with /v1/<project>/ (such as /v1/<project>/software_configs); '
+            f'GET /v1/openapi.json lists them all.')
 
 
 class Router:

@@ -20,6 +20,7 @@ body on one line, which cliff prints without a traceback (``--debug``
 shows one).
 """
 
+import json
 from typing import Any
 import urllib.parse
 
@@ -43,8 +44,29 @@ class CommandError(Exception):
         self.status = status
 
 
+def _not_utf8(text: str) -> CommandError:
+    """A command line argument that is not UTF-8 text (Python keeps such
+    bytes as lone surrogates): said plainly, not as a codec error."""
+    shown = text.encode('utf-8', 'surrogateescape').decode(
+        'utf-8', 'backslashreplace')
+    return CommandError(f'"{shown}" is not UTF-8 text; ids, names and '
+                        f'values must be UTF-8.')
+
+
+def _json_string_at(error: UnicodeEncodeError) -> str:
+    """The JSON string of ``error.object`` (JSON text) that holds the
+    character that failed."""
+    text = error.object
+    start = text.rfind('"', 0, error.start) + 1
+    end = text.find('"', error.end)
+    return text[start:end if end >= 0 else len(text)]
+
+
 def _quote(value: str) -> str:
-    return urllib.parse.quote(str(value), safe='')
+    try:
+        return urllib.parse.quote(str(value), safe='')
+    except UnicodeEncodeError as error:
+        raise _not_utf8(str(value)) from error
 
 
 def _error_message(reply: Any) -> str:
@@ -83,6 +105,13 @@ class Client:
             kwargs['json'] = body
         if params:
             kwargs['params'] = params
+        try:
+            # JSON would escape the bytes and the service refuse them as
+            # lone surrogates: say it here, in the user's terms.
+            sent = json.dumps([body, params, headers], ensure_ascii=False)
+            sent.encode('utf-8')
+        except UnicodeEncodeError as error:
+            raise _not_utf8(_json_string_at(error)) from error
         try:
             reply = self.session.request(url, method, **kwargs)
         except ks_exceptions.ClientException as error:

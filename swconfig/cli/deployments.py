@@ -179,6 +179,10 @@ class TriggerDeployment(_OneDeployment):
             '--idempotency-key', metavar='KEY',
             help='Retrying with the same key returns the same trigger '
                  'instead of running the action again')
+        parser.add_argument(
+            '--allow-concurrent', action='store_true',
+            help='Run the action even if the deployment, or a trigger of '
+                 'it, is still running it (otherwise refused, 409)')
         _add_timeout(parser)
         _add_wait(parser)
         return parser
@@ -189,9 +193,26 @@ class TriggerDeployment(_OneDeployment):
             body['input_values'] = dict(parsed_args.inputs)
         if parsed_args.timeout is not None:
             body['timeout'] = parsed_args.timeout
+        if parsed_args.allow_concurrent:
+            body['allow_concurrent'] = True
         trigger = self.app.client.deployment_trigger(
             parsed_args.deployment_id, body, parsed_args.idempotency_key)
+        self._say_what_runs(trigger)
         return self.show(trigger, parsed_args)
+
+    def _say_what_runs(self, trigger: dict) -> None:
+        """One line on stderr with what the agent runs (a component's
+        entry, or a plain config again with ``deploy_action``), as the
+        trigger's first event records it; ``-q`` silences it."""
+        try:
+            events = self.app.client.deployment_events(trigger['id'])
+        except api_client.CommandError as error:
+            LOG.debug('Events of trigger %s not read: %s', trigger['id'],
+                      error)
+            return
+        if events and events[0].get('reason'):
+            LOG.info('Deployment %s: %s', trigger['id'],
+                     events[0]['reason'])
 
 
 class RunAction(_OneDeployment):

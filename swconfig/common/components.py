@@ -17,13 +17,16 @@
 action.
 
 The one check of a component's entries, for both the config create and
-the template check (``POST /validate``), and the choice of the entry that
-serves an action, for the engine's derivation.
+the template check (``POST /validate``), the choice of the entry that
+serves an action, for the engine's derivation, and the check that an
+action asked of a component is one it defines.
 """
 
+import difflib
 from typing import Any
 
 from swconfig.common import exception
+from swconfig.common import states
 
 GROUP = 'component'
 #: An entry without ``actions`` serves these (Heat's default).
@@ -81,6 +84,51 @@ def entry_for(config: dict, action: str) -> dict | None:
         if action in entry.get('actions', DEFAULT_ACTIONS):
             return entry
     return None
+
+
+def defined_actions(config: dict) -> list[str]:
+    """The actions the entries of component ``config`` serve, in the
+    order they are listed."""
+    defined: list[str] = []
+    for entry in (config.get('config') or {}).get('configs') or []:
+        for action in entry.get('actions', DEFAULT_ACTIONS):
+            if action not in defined:
+                defined.append(action)
+    return defined
+
+
+def _hint(action: str, known: list[str]) -> str:
+    """`` (did you mean X?)`` for a name that differs from a known one
+    only by case (names compare case-sensitively, as in Heat) or by a
+    small typo; empty when none is close."""
+    for name in known:
+        if name.upper() == action.upper():
+            return f' (did you mean {name}?)'
+    close = difflib.get_close_matches(action, known, n=1, cutoff=0.75)
+    return f' (did you mean {close[0]}?)' if close else ''
+
+
+def check_action(config: dict, action: str) -> None:
+    """Raise UndefinedAction (400) for a custom action that component
+    ``config`` has no entry for.
+
+    A typo such as ``BAKUP`` or ``backup`` used to "complete" with
+    nothing to run, which looked like success. Heat's lifecycle actions
+    stay accepted without an entry (they run nothing, Heat's behaviour);
+    a config that is not a component accepts any action (its script
+    reads ``deploy_action``).
+    """
+    if not is_component(config) or action in states.LIFECYCLE_ACTIONS:
+        return
+    defined = defined_actions(config)
+    if action in defined:
+        return
+    known = defined + [name for name in states.LIFECYCLE_ACTIONS
+                       if name not in defined]
+    raise exception.UndefinedAction(
+        component=config.get('name') or config.get('id'), action=action,
+        hint=_hint(action, known), defined=', '.join(defined),
+        lifecycle=', '.join(states.LIFECYCLE_ACTIONS))
 
 
 def unserved_reason(config: dict, action: str) -> str:

@@ -166,6 +166,17 @@ class ConcurrentUpdate(Conflict):
                'at the same time; retry.')
 
 
+class ActionAlreadyRunning(Conflict):
+    """A trigger of an action already IN_PROGRESS for the same deployment
+    (a second click, a retry without an Idempotency-Key)."""
+
+    msg_fmt = ('Deployment %(deployment_id)s already has %(action)s '
+               'running: deployment %(running_id)s, IN_PROGRESS since '
+               '%(since)s. Wait for it to finish or cancel it, or send '
+               '"allow_concurrent": true (swconfig deployment trigger '
+               '--allow-concurrent) to run another at the same time.')
+
+
 class EngineUpgradeRequired(Conflict):
     """A request needs an engine RPC API version above the rolling-upgrade
     pin (``[upgrade_levels] engine``): refused before anything is sent,
@@ -264,6 +275,15 @@ class DeploymentFinished(Conflict):
 class OutputNotFound(NotFound):
     msg_fmt = ('Deployment %(deployment_id)s has no output named '
                '%(name)s.')
+
+
+class UndefinedAction(Invalid):
+    """A custom action the deployment's component has no entry for."""
+
+    msg_fmt = ('Component %(component)s has no entry for action '
+               '%(action)s%(hint)s; its entries define %(defined)s. Only '
+               'the lifecycle actions (%(lifecycle)s) may have no entry, '
+               'and they then run nothing.')
 
 
 class NotServerDerived(Invalid):

@@ -32,5 +32,12 @@ def check_depth(document: Any) -> None:
                  if isinstance(child, (dict, list))]
         if not level:
             return
-    raise exception.RequestLimitExceeded(
-        detail=f'JSON body is nested deeper than {limit} levels.')
+    raise too_deep()
+
+
+def too_deep() -> exception.RequestLimitExceeded:
+    """The 400 for a document nested deeper than the limit, whether the
+    check above or the parser (running out of stack) found it."""
+    return exception.RequestLimitExceeded(
+        detail=f'JSON body is nested deeper than '
+               f'{CONF.api.max_json_depth} levels.')

@@ -40,6 +40,7 @@ from typing import Any
 
 from swconfig.common import exception
 from swconfig.common import json_depth
+from swconfig.common import json_errors
 from swconfig.common import states
 from swconfig.conf import CONF
 
@@ -136,8 +137,7 @@ def load(raw: bytes) -> tuple[Any, list[str]]:
         payload = json.loads(raw, parse_constant=_not_finite(not_finite),
                              parse_float=_finite_float(not_finite))
     except (ValueError, UnicodeDecodeError, RecursionError) as exc:
-        raise exception.InvalidParameterValue(
-            reason=f'The signal is not valid JSON: {exc}')
+        raise json_errors.unparsable(exc, 'The signal')
     json_depth.check_depth(payload)
     notes: list[str] = []
     if not_finite[0]:

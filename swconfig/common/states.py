@@ -39,6 +39,10 @@ RESUME = 'RESUME'
 #: actions); any other action, e.g. BACKUP, is a one-off.
 DESIRED_STATE_ACTIONS = frozenset(
     (None, INIT, CREATE, UPDATE, SUSPEND, RESUME))
+#: Heat's deployment lifecycle actions: one that no entry of a component
+#: serves runs nothing and completes (Heat's behaviour), while any other
+#: action must match an entry (a typo is refused, not a success).
+LIFECYCLE_ACTIONS = (CREATE, UPDATE, DELETE, SUSPEND, RESUME)
 
 #: What became of a stored signal that was not applied.
 STALE = 'STALE'

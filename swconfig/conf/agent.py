@@ -91,8 +91,12 @@ agent_opts = [
     cfg.IntOpt('timeout_check_interval',
                default=10,
                min=1,
-               help='Seconds between the engine\'s checks for deployments '
-                    'that have passed their timeout.'),
+               help='Longest time, in seconds, between an engine\'s checks '
+                    'for deployments that have passed their timeout. An '
+                    'engine checks when the next deadline is due (a '
+                    'timeout fires within about a second of it), so this '
+                    'only bounds how late a deadline set by another engine '
+                    'is seen when several engines run.'),
     cfg.IntOpt('max_signal_size',
                default=4194304,
                min=1024,

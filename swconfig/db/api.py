@@ -68,6 +68,11 @@ software_deployment_event_get_all = (
     deployments.software_deployment_event_get_all)
 software_deployment_get = deployments.software_deployment_get
 software_deployment_get_all = deployments.software_deployment_get_all
+software_deployment_get_for_update = (
+    deployments.software_deployment_get_for_update)
+software_deployment_next_deadline = (
+    deployments.software_deployment_next_deadline)
+software_deployment_running = deployments.software_deployment_running
 software_deployment_time_out = deployments.software_deployment_time_out
 software_deployment_timed_out = deployments.software_deployment_timed_out
 software_deployment_update = deployments.software_deployment_update

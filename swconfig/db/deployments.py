@@ -55,8 +55,10 @@ _SIGNAL_TARGET = hot_statement(sa.select(
 
 
 @writer
-def software_deployment_create(context: RequestContext, values: dict) -> dict:
-    """Insert a deployment and its first event, in one transaction."""
+def software_deployment_create(context: RequestContext, values: dict,
+                               event_reason: str | None = None) -> dict:
+    """Insert a deployment and its first event, in one transaction; the
+    event's reason is ``event_reason``, else the status reason."""
     row = queries.new_row(_DEPLOYMENT, values)
     row['created_at'] = row['created_at'] or timeutils.utcnow()
     row['version'] = 1
@@ -70,7 +72,8 @@ def software_deployment_create(context: RequestContext, values: dict) -> dict:
     connection.execute(_INSERT_EVENT, {
         'deployment_id': row['id'], 'created_at': row['created_at'],
         'action': row['action'], 'old_status': None,
-        'new_status': row['status'], 'reason': row['status_reason']})
+        'new_status': row['status'],
+        'reason': event_reason or row['status_reason']})
     return row
 
 
@@ -84,6 +87,40 @@ def software_deployment_get(context: RequestContext,
     if row is None:
         raise exception.DeploymentNotFound(deployment_id=deployment_id)
     return row.to_dict()
+
+
+@writer
+def software_deployment_get_for_update(context: RequestContext,
+                                       deployment_id: str) -> dict:
+    """As ``software_deployment_get``, the row locked until the caller's
+    writer transaction ends (``FOR UPDATE``; on SQLite, whose writers
+    take the database lock at BEGIN, already so): requests that decide
+    on what the deployment has running are then decided one after the
+    other."""
+    query = queries.visible_deployments(context).where(
+        models.SoftwareDeployment.id == deployment_id).with_for_update()
+    row = context.session.scalars(query).first()
+    if row is None:
+        raise exception.DeploymentNotFound(deployment_id=deployment_id)
+    return row.to_dict()
+
+
+@reader
+def software_deployment_running(context: RequestContext, deployment_id: str,
+                                action: str) -> dict | None:
+    """The oldest deployment running ``action`` for ``deployment_id``:
+    that deployment itself or one triggered from it, IN_PROGRESS; None
+    when none is. Not scoped to the caller's project: a running action
+    conflicts whoever started it."""
+    model = models.SoftwareDeployment
+    query = (sa.select(model)
+             .where(sa.or_(model.id == deployment_id,
+                           model.triggered_from == deployment_id),
+                    model.action == action,
+                    model.status == states.IN_PROGRESS)
+             .order_by(model.created_at, model.id).limit(1))
+    row = context.session.scalars(query).first()
+    return None if row is None else row.to_dict()
 
 
 @reader
@@ -331,6 +368,20 @@ def software_deployment_timed_out(context: RequestContext, now: Any,
                     model.timeout_at < now, ~_signal_waiting(model))
              .order_by(model.timeout_at).limit(limit))
     return [row.to_dict() for row in context.session.scalars(query)]
+
+
+@reader
+def software_deployment_next_deadline(context: RequestContext,
+                                      after: Any) -> Any:
+    """The earliest deadline, not before ``after``, of an IN_PROGRESS
+    deployment (None when there is none): when the next timeout is due.
+    One look-up at the start of a range of the (status, timeout_at)
+    index, however many deployments wait."""
+    model = models.SoftwareDeployment
+    return context.session.scalar(
+        sa.select(sa.func.min(model.timeout_at))
+        .where(model.status == states.IN_PROGRESS,
+               model.timeout_at >= after))
 
 
 @oslo_db_api.retry_on_deadlock

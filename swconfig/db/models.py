@@ -69,6 +69,7 @@ class SoftwareDeployment(Base):
         sa.Index(None, 'config_id'),
         sa.Index(None, 'source_config_id'),
         sa.Index(None, 'status', 'timeout_at'),
+        sa.Index(None, 'triggered_from'),
     )
 
     id = sa.Column(sa.String(36), primary_key=True)
@@ -95,9 +96,11 @@ class SoftwareDeployment(Base):
     action_revision = sa.Column(sa.Integer, nullable=False, default=0,
                                 server_default='0')
     timeout_at = sa.Column(types.timestamp(), nullable=True)
-    #: The deployment a trigger was triggered from (NULL for any other):
-    #: what ``deployment list`` shows as "triggered from". No foreign
-    #: key: the trigger outlives the deployment it ran from.
+    #: A trigger deployment: the deployment it was triggered from (for a
+    #: trigger of a trigger, the first deployment's), shown as "triggered
+    #: from" and used to refuse a second trigger of an action still
+    #: running. NULL otherwise. No foreign key: the trigger outlives the
+    #: deployment it ran from.
     triggered_from = sa.Column(sa.String(36), nullable=True)
 
 

@@ -38,11 +38,14 @@ from swconfig.common import components
 from swconfig.common import context as swconfig_context
 from swconfig.common import deployment_request
 from swconfig.common import exception
+from swconfig.common import representations
 from swconfig.common import states
 from swconfig.common.context import RequestContext
 from swconfig.conf import CONF
 from swconfig.db import api as db_api
+from swconfig.engine import deadlines
 from swconfig.engine import deployments
+from swconfig.engine import deriving
 from swconfig.engine import idempotency
 from swconfig.engine import metadata
 
@@ -85,6 +88,7 @@ def run_action(context: RequestContext, deployment_id: str,
     row = _retrying(context, deployment_id, step)
     LOG.info('Deployment %s: %s started (action revision %s, %s)',
              deployment_id, action, row['action_revision'], row['status'])
+    deadlines.expect(row['timeout_at'])
     metadata.render(row['server_id'])
     return row
 
@@ -126,6 +130,7 @@ def delete(context: RequestContext, deployment_id: str) -> dict | None:
              'the deployment goes when it finishes or after %s s',
              deployment_id, row['action_revision'],
              CONF.engine.delete_action_timeout)
+    deadlines.expect(row['timeout_at'])
     metadata.render(row['server_id'])
     return row
 
@@ -177,7 +182,8 @@ def cancel(context: RequestContext, deployment_id: str) -> dict:
 
 
 def trigger(context: RequestContext, deployment_id: str, request: dict,
-            idempotency_key: str | None = None) -> dict:
+            idempotency_key: str | None = None,
+            allow_concurrent: bool = False) -> dict:
     """A new server-derived deployment on the same server, from the same
     source config, running ``request['action']`` with the request's
     input values over the original's; the original is untouched.
@@ -185,14 +191,19 @@ def trigger(context: RequestContext, deployment_id: str, request: dict,
     Returns ``{"software_deployment": row, "created": bool}``: with an
     ``idempotency_key`` already used for the same request, the trigger
     deployment that request made (``created`` false); used for another
-    request, 422.
+    request, 422. While the deployment, or a trigger of it, still runs
+    the same action, 409 ActionAlreadyRunning unless
+    ``allow_concurrent`` (a second click is rarely meant to run a backup
+    twice at once; AWX's "allow simultaneous" is off by default too).
     """
     row, created, rendered = _trigger_once(context, deployment_id, request,
-                                           idempotency_key)
+                                           idempotency_key,
+                                           allow_concurrent)
     if created:
         LOG.info('Deployment %s triggered %s as deployment %s on server '
                  '%s (%s)', deployment_id, row['action'], row['id'],
                  row['server_id'], row['status'])
+        deadlines.expect(row['timeout_at'])
         if not rendered:
             metadata.render(row['server_id'])
     else:
@@ -210,12 +221,16 @@ def trigger(context: RequestContext, deployment_id: str, request: dict,
                            exception_checker=lambda exc: isinstance(
                                exc, db_exc.DBDuplicateEntry))
 def _trigger_once(context: RequestContext, deployment_id: str,
-                  request: dict, key: str | None
-                  ) -> tuple[dict, bool, bool]:
+                  request: dict, key: str | None,
+                  allow_concurrent: bool) -> tuple[dict, bool, bool]:
     request_digest = idempotency.digest({'deployment_id': deployment_id,
                                          **request})
     with db_api.writer.using(context):
-        original = db_api.software_deployment_get(context, deployment_id)
+        # Locked first: concurrent triggers of this deployment (and the
+        # retries of one) are decided one after the other, each seeing
+        # what the one before made.
+        original = db_api.software_deployment_get_for_update(
+            context, deployment_id)
         made = idempotency.made_before(context, key, request_digest)
         if made is not None:
             return db_api.software_deployment_get(context, made), False, True
@@ -223,6 +238,11 @@ def _trigger_once(context: RequestContext, deployment_id: str,
         source = db_api.software_config_get(context,
                                             original['source_config_id'])
         action = request['action']
+        components.check_action(source, action)
+        # A trigger of a trigger counts as one of the first deployment.
+        triggered_from = original['triggered_from'] or original['id']
+        if not allow_concurrent:
+            _refuse_if_running(context, deployment_id, triggered_from, action)
         row, rendered = deployments.create_in_transaction(
             context, deployment_request.DeploymentRequest(
                 server_id=original['server_id'], config_id=source['id'],
@@ -234,10 +254,30 @@ def _trigger_once(context: RequestContext, deployment_id: str,
                                   or original['signal_transport']),
                 name=f'{source["name"] or "config"}-{action}',
                 timeout=request.get('timeout')),
-            triggered_from=deployment_id)
+            triggered_from=triggered_from,
+            event_reason=(f'Runs {deriving.describe(source, action)}; '
+                          f'triggered from deployment {deployment_id}.'))
         idempotency.remember(context, key, request_digest, deployment_id,
                              row['id'])
     return row, True, rendered
+
+
+def _refuse_if_running(context: RequestContext, deployment_id: str,
+                       triggered_from: str, action: str) -> None:
+    """409 naming the deployment that runs ``action`` for ``triggered_from``
+    (itself or one of its triggers), if one does."""
+    running = db_api.software_deployment_running(context, triggered_from,
+                                                 action)
+    if running is None:
+        return
+    LOG.info('Trigger of %s on deployment %s refused: deployment %s runs '
+             'it (IN_PROGRESS) and the request did not allow concurrent '
+             'runs', action, deployment_id, running['id'])
+    raise exception.ActionAlreadyRunning(
+        deployment_id=deployment_id, action=action,
+        running_id=running['id'],
+        since=representations.format_time(
+            running['updated_at'] or running['created_at']))
 
 
 def purge_expired_keys() -> int:

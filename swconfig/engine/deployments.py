@@ -39,6 +39,7 @@ from swconfig.common.context import RequestContext
 from swconfig.conf import CONF
 from swconfig.db import api as db_api
 from swconfig.engine import configs
+from swconfig.engine import deadlines
 from swconfig.engine import deriving
 from swconfig.engine import idempotency
 from swconfig.engine import metadata
@@ -92,6 +93,7 @@ def create(context: RequestContext,
     LOG.info('Created deployment %(id)s of config %(config_id)s on server '
              '%(server_id)s (%(action)s %(status)s, transport '
              '%(signal_transport)s)', row)
+    deadlines.expect(row['timeout_at'])
     if not rendered:
         metadata.render(request.server_id)
     return row
@@ -126,13 +128,14 @@ def _create_once(context: RequestContext,
 
 def create_in_transaction(context: RequestContext,
                           request: deployment_request.DeploymentRequest,
-                          triggered_from: str | None = None
+                          triggered_from: str | None = None,
+                          event_reason: str | None = None
                           ) -> tuple[dict, bool]:
     """Create the deployment in the caller's writer transaction (or one
     of its own); returns the row and whether its server's document was
-    rendered in that transaction (else render it after committing).
-    ``triggered_from`` is the deployment a trigger runs an action of: the
-    engine's own fact, so not a field of the request clients send."""
+    rendered in that transaction (else render it after committing). A
+    trigger names the deployment it was triggered from (``triggered_from``)
+    and says in its first event what it runs (``event_reason``)."""
     values = {
         'id': uuidutils.generate_uuid(),
         'server_id': request.server_id,
@@ -153,7 +156,8 @@ def create_in_transaction(context: RequestContext,
             values.update(config_id=request.config_id,
                           action=request.action, status=request.status,
                           status_reason=request.status_reason)
-        row = db_api.software_deployment_create(context, values)
+        row = db_api.software_deployment_create(context, values,
+                                                event_reason)
         rendered = metadata.render_in_transaction(context, server)
     return row, rendered
 
@@ -228,6 +232,7 @@ def update(context: RequestContext, deployment_id: str, values: dict) -> dict:
             continue
         LOG.info('Updated deployment %s: %s', deployment_id,
                  ', '.join(sorted(values)) or 'no fields')
+        deadlines.expect(row['timeout_at'])
         metadata.render(row['server_id'])
         return row
     raise exception.ConcurrentUpdate(deployment_id=deployment_id)

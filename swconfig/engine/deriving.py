@@ -52,7 +52,13 @@ def derive(source: dict, server: dict, deployment_id: str,
            action_revision: int, action: str, input_values: dict,
            transport: Any, name: str | None = None) -> dict:
     """Values of the new derived config row (a new id every time, because
-    agents run each config id at most once)."""
+    agents run each config id at most once).
+
+    :raises UndefinedAction: ``source`` is a component with no entry for
+        the custom ``action`` (every way of running an action derives
+        here first, before anything is written).
+    """
+    components.check_action(source, action)
     inputs = _input_values(source, input_values)
     inputs += [
         transport_base.string_input(DEPLOY_SERVER_ID, server['id'],
@@ -71,8 +77,8 @@ def derive(source: dict, server: dict, deployment_id: str,
     entry = (components.entry_for(source, action)
              if components.is_component(source) else None)
     if entry is not None:
-        # An action no entry serves keeps the component as it is: the
-        # deployment completes at once, and an agent skips it anyway.
+        # A lifecycle action no entry serves keeps the component as it
+        # is: the deployment completes at once, and an agent skips it.
         group, config = entry['tool'], entry.get('config', '')
     return {
         'id': uuidutils.generate_uuid(),
@@ -84,6 +90,22 @@ def derive(source: dict, server: dict, deployment_id: str,
         'options': source['options'] or {},
         'tenant': source['tenant'],
     }
+
+
+def describe(source: dict, action: str) -> str:
+    """What the agent runs for ``action`` of ``source``, in words for the
+    user (a trigger's first event; the CLI shows it)."""
+    name = source['name'] or source['id']
+    if not components.is_component(source):
+        return (f'{source["group"] or "Heat::Ungrouped"} config {name} '
+                f'again with deploy_action={action} (not a component: the '
+                f'config decides what {action} does)')
+    entries = (source.get('config') or {}).get('configs') or []
+    for index, entry in enumerate(entries):
+        if action in entry.get('actions', components.DEFAULT_ACTIONS):
+            return (f'{action} of component {name}, its entry '
+                    f'configs[{index}] (tool {entry["tool"]})')
+    return f'nothing (component {name} has no entry for {action})'
 
 
 def serves(source: dict, action: str) -> bool:

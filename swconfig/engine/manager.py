@@ -142,9 +142,11 @@ class EngineManager:
     @expected
     def trigger_deployment(self, context: RequestContext,
                            deployment_id: str, request: dict,
-                           idempotency_key: str | None = None) -> dict:
+                           idempotency_key: str | None = None,
+                           allow_concurrent: bool = False) -> dict:
+        # ``allow_concurrent`` since 1.7.
         return actions.trigger(context, deployment_id, request,
-                               idempotency_key)
+                               idempotency_key, allow_concurrent)
 
     @expected
     def cancel_deployment(self, context: RequestContext,

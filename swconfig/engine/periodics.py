@@ -43,6 +43,7 @@ from swconfig.common import exception
 from swconfig.conf import CONF
 from swconfig.db import api as db_api
 from swconfig.engine import actions
+from swconfig.engine import deadlines
 from swconfig.engine import document_push
 from swconfig.engine import signals
 from swconfig.transports import base
@@ -68,19 +69,41 @@ class Every(base.PeriodicTask):
 
 
 class Timeouts(base.SharedTask):
-    """Fail the deployments past their deadline, each by its owner."""
+    """Fail the deployments past their deadline, each by its owner, in a
+    round when the next deadline is due (``deadlines``), at least every
+    ``[agent] timeout_check_interval``."""
 
     name = 'deployment-timeouts'
+    wakeup = deadlines.WAKE
+
+    def __init__(self) -> None:
+        self._passed = None
+        self._backlog = False
+        self._wait: float | None = None
 
     def interval(self) -> float:
         return CONF.agent.timeout_check_interval
 
     def items(self) -> Iterable[tuple[str, dict]]:
-        return ((row['id'], row) for row in signals.timed_out())
+        late = signals.timed_out(self._passed)
+        self._backlog = len(late) >= signals.SWEEP_BATCH
+        return ((row['id'], row) for row in late)
 
     def handle(self, owned: Iterator[dict]) -> None:
         for deployment in owned:
             signals.time_out(deployment)
+
+    def run(self, partition: base.Partition) -> None:
+        self._wait = None
+        deadlines.round_started()
+        self._passed = deadlines.cutoff()
+        super().run(partition)
+        # A full batch leaves more to fail now; else the next deadline.
+        self._wait = (deadlines.MIN_WAIT_SECONDS if self._backlog else
+                      deadlines.next_wait(self._passed, self.interval()))
+
+    def wait_after_round(self) -> float:
+        return self.interval() if self._wait is None else self._wait
 
 
 class DocumentPush(base.SharedTask):
@@ -161,9 +184,13 @@ def is_outage(exc: Exception) -> bool:
 
 def next_wait(task: base.PeriodicTask, wait: float,
               failed: Exception | None) -> float:
-    """The wait before the next round: the task's interval, or during an
-    outage twice the last wait, up to the task's maximum."""
-    if failed is None or not is_outage(failed):
+    """The wait before the next round: what the task asks after a round
+    that went well (its interval, or less when its next work is due
+    sooner), its interval after a bug, or during an outage twice the last
+    wait (at least the interval), up to the task's maximum."""
+    if failed is None:
+        return task.wait_after_round()
+    if not is_outage(failed):
         return task.interval()
     return min(max(wait, task.interval()) * 2, task.max_interval())
 
@@ -189,10 +216,14 @@ class Runner:
             self._threads.append(thread)
         LOG.info('Background tasks: %s', ', '.join(
             f'{task.name} every {task.interval():g} s'
+            + (' or when due sooner' if task.wakeup is not None else '')
             for task in self.tasks))
 
     def stop(self, timeout: float = 10.0) -> None:
         self._stop.set()
+        for task in self.tasks:
+            if task.wakeup is not None:
+                task.wakeup.set()  # it waits on that, not on _stop
         deadline = time.monotonic() + timeout
         for thread in self._threads:
             thread.join(max(0.0, deadline - time.monotonic()))
@@ -219,6 +250,14 @@ class Runner:
     def _loop(self, task: base.PeriodicTask) -> None:
         outage = Outage(task.name)
         wait = task.interval()
-        while not self._stop.is_set():
+        # A task that can be woken waits on its wakeup (stop() sets it
+        # too, after _stop); cleared before each round, so a wake-up
+        # during the round starts another at once.
+        alarm = task.wakeup or self._stop
+        while True:
+            if task.wakeup is not None:
+                task.wakeup.clear()
+            if self._stop.is_set():
+                return
             wait = self.run_once(task, outage, wait)
-            self._stop.wait(wait)
+            alarm.wait(wait)

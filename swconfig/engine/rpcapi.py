@@ -35,6 +35,9 @@ API version history:
           of it (a GET of a client-derived TEMP_URL deployment).
     1.6 - create_software_deployment takes an ``idempotency_key``; sent
           (and 1.6 asked for) only when the client gave one.
+    1.7 - trigger_deployment takes ``allow_concurrent`` (engines of 1.7
+          refuse a trigger of an action still running unless it is
+          true); sent (and 1.7 asked for) only when it is true.
 
 Rolling upgrades: ``[upgrade_levels] engine`` caps the version this client
 sends (oslo.messaging's ``version_cap``), so API servers of a new release
@@ -60,7 +63,7 @@ from swconfig.common import rpc
 from swconfig.common.context import RequestContext
 from swconfig.conf import CONF
 
-RPC_API_VERSION = '1.6'
+RPC_API_VERSION = '1.7'
 LOG = log.getLogger(__name__)
 AT_LEAST_ONCE = messaging.TransportOptions(at_least_once=True)
 #: Fields of a deployment creation that RPC API 1.1 added; a creation
@@ -235,9 +238,20 @@ class EngineAPI:
 
     def trigger_deployment(self, context: RequestContext,
                            deployment_id: str, request: dict,
-                           idempotency_key: str | None = None) -> dict:
+                           idempotency_key: str | None = None,
+                           allow_concurrent: bool = False) -> dict:
         """``{"software_deployment": ..., "created": bool}``. The
-        Idempotency-Key came with triggers in 1.4: no newer version."""
+        Idempotency-Key came with triggers in 1.4. ``allow_concurrent``
+        needs 1.7: under an older pin such a request is refused (409),
+        since an engine of 1.7 would take the 1.4 form as "not allowed";
+        without it the 1.4 form is sent."""
+        if allow_concurrent:
+            version = self._version(
+                'A trigger with "allow_concurrent": true', '1.7')
+            return self._call(context, 'trigger_deployment', version,
+                              deployment_id=deployment_id, request=request,
+                              idempotency_key=idempotency_key,
+                              allow_concurrent=True)
         version = self._version('Triggering a deployment', '1.4')
         return self._call(context, 'trigger_deployment', version,
                           deployment_id=deployment_id, request=request,

@@ -24,6 +24,7 @@ deployment (``actions.finish_deletes``).
 """
 
 import datetime
+import json
 import threading
 import time
 from typing import Any
@@ -37,6 +38,7 @@ from swconfig.common import exception
 from swconfig.common import states
 from swconfig.db import api as db_api
 from swconfig.engine import actions
+from swconfig.engine import deadlines
 from swconfig.engine import metadata
 from swconfig.transports import base as transports_base
 
@@ -48,7 +50,6 @@ SWEEP_BATCH = 500
 BATCH_SIZE = 100
 MAX_BACKLOG_PAGES = 50
 SWEEP_GRACE_SECONDS = 2
-SIGNAL_STORE_GRACE_SECONDS = 2
 DEFER_SECONDS = 0.05
 
 
@@ -68,8 +69,12 @@ def interpret(details: Any, outputs: list[dict],
     if not isinstance(details, dict):
         details = {}
     if details.get('deploy_status') == states.IN_PROGRESS:
-        reason = str(details.get('deploy_status_reason')
-                     or 'Deployment in progress')
+        reason = details.get('deploy_status_reason') or (
+            'Deployment in progress')
+        if not isinstance(reason, str):
+            # JSON text, as the agent sent it, not a Python repr
+            # ({'step': 2} or True would read as Python to the user).
+            reason = json.dumps(reason, ensure_ascii=False, sort_keys=True)
         return {'status_reason': reason}, reason
     values = dict(output_values or {})
     failures = []
@@ -358,19 +363,19 @@ def sweep() -> int:
     return len(pending)
 
 
-def timed_out() -> list[dict]:
-    """Deployments past their timeout (a bounded batch).
+def timed_out(passed: datetime.datetime | None = None) -> list[dict]:
+    """Deployments past their timeout (a bounded batch): deadlines
+    before ``passed`` (by default ``deadlines.cutoff()``).
 
     A signal stored by the deadline wins, whatever happens after: such a
     deployment is left to the signal (applied by a cast or the sweep),
-    and the deadline is only acted on ``SIGNAL_STORE_GRACE_SECONDS``
-    after it passed, the time an API server may take between stamping a
-    signal and committing it.
+    and the deadline is only acted on
+    ``deadlines.SIGNAL_STORE_GRACE_SECONDS`` after it passed, the time an
+    API server may take between stamping a signal and committing it.
     """
-    passed = timeutils.utcnow() - datetime.timedelta(
-        seconds=SIGNAL_STORE_GRACE_SECONDS)
     return db_api.software_deployment_timed_out(
-        swconfig_context.get_admin_context(), passed, SWEEP_BATCH)
+        swconfig_context.get_admin_context(),
+        passed or deadlines.cutoff(), SWEEP_BATCH)
 
 
 def time_out(deployment: dict) -> bool:

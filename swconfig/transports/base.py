@@ -37,6 +37,7 @@ runs every configured transport's tasks with its own, from one table
 import abc
 from collections.abc import Iterable
 from collections.abc import Iterator
+import threading
 from typing import Any
 from typing import Protocol
 
@@ -63,7 +64,9 @@ class Partition(Protocol):
 class PeriodicTask(abc.ABC):
     """One kind of background work an engine repeats.
 
-    The runner calls ``run`` every ``interval()`` seconds; while it raises
+    The runner calls ``run`` every ``interval()`` seconds (or sooner, when
+    the task knows its next work is due sooner: ``wait_after_round``, and
+    when something sets its ``wakeup``); while it raises
     ``BackendUnavailable`` (or a database outage) the runner backs off up
     to ``max_interval()`` and logs the outage once, when it starts and
     when it ends.
@@ -71,10 +74,18 @@ class PeriodicTask(abc.ABC):
 
     #: For the log and the thread name.
     name: str
+    #: Set by whoever makes work due sooner than the task's next round:
+    #: the runner then starts that round at once. None: rounds only.
+    wakeup: threading.Event | None = None
 
     @abc.abstractmethod
     def interval(self) -> float:
         """Seconds between rounds while all is well."""
+
+    def wait_after_round(self) -> float:
+        """Seconds until the next round after one that went well: the
+        interval, unless the task knows its next work is due sooner."""
+        return self.interval()
 
     def max_interval(self) -> float:
         """Longest wait between rounds during an outage."""

@@ -317,19 +317,75 @@ def test_concurrent_retries_with_one_key_run_once(api, project):
     assert len(listed['software_deployments']) == 2
 
 
-def test_trigger_of_an_action_no_entry_serves(api, project):
+def test_a_custom_action_typo_is_400_and_changes_nothing(api, project):
+    """A custom action the component has no entry for is refused before
+    anything is written: no trigger deployment, the deployment's action
+    and the server's document as they were."""
+    server = f'{project}-srv'
+    metadata_url = _metadata_url(api, project, server)
+    source = _component(api, project)
+    original = _deploy(api, project, server, source['id'])
+    original = _complete(api, project, original['id'])
+    document_before = _document(api, metadata_url)[0]
+    defined = 'its entries define CREATE, UPDATE, SUSPEND, DELETE, BACKUP.'
+    for action, hint in (('BAKUP', ' (did you mean BACKUP?)'),
+                         ('backup', ' (did you mean BACKUP?)'),
+                         ('RESTORE', '')):
+        error = assert_error(_trigger(api, project, original['id'],
+                                      action=action), 400, 'UndefinedAction')
+        assert error['message'].startswith(
+            f'Component db has no entry for action {action}{hint}; '
+            f'{defined}'), error
+    error = assert_error(api.post(_url(project, f'/{original["id"]}/actions'),
+                                  json={'action': 'SUSPND'}),
+                         400, 'UndefinedAction')
+    assert '(did you mean SUSPEND?)' in error['message']
+    assert_error(api.put(_url(project, f'/{original["id"]}'),
+                         json={'action': 'suspend'}), 400, 'UndefinedAction')
+    assert_error(api.post(_url(project, ''), json={
+        'config_id': source['id'], 'server_id': server,
+        'signal_transport': 'HEAT_SIGNAL', 'action': 'BAKUP'}),
+        400, 'UndefinedAction')
+
+    assert _show(api, project, original['id']) == original
+    assert _document(api, metadata_url)[0] == document_before
+    listed = api.get(_url(project, f'?server_id={server}')).json
+    assert [d['id'] for d in listed['software_deployments']] == [
+        original['id']]
+    assert_error(_trigger(api, project, original['id']), 400)
+    assert_error(_trigger(api, project, 'missing', action='BACKUP'), 404)
+
+
+def test_a_lifecycle_action_no_entry_serves_completes(api, project):
+    """Heat's behaviour: nothing to run, COMPLETE at once."""
     server = f'{project}-srv'
     source = _component(api, project)
     original = _deploy(api, project, server, source['id'])
-    reply = _trigger(api, project, original['id'], action='RESTORE',
+    reply = _trigger(api, project, original['id'], action='RESUME',
                      timeout=30)
     assert reply.status == 201, reply.text
     trigger = reply.json['software_deployment']
     assert (trigger['status'], trigger['status_reason']) == (
-        'COMPLETE', 'No configuration for action RESTORE in component db; '
+        'COMPLETE', 'No configuration for action RESUME in component db; '
                     'nothing to run.')
-    assert_error(_trigger(api, project, original['id']), 400)
-    assert_error(_trigger(api, project, 'missing', action='BACKUP'), 404)
+
+
+def test_a_plain_config_runs_any_action_with_deploy_action(api, project):
+    """Not a component: the config runs again, and deploy_action tells
+    the script which action it is."""
+    server = f'{project}-srv'
+    script = helpers.create_config(api, project, name='plain',
+                                   config='#!/bin/sh\necho $deploy_action\n')
+    original = _deploy(api, project, server, script['id'])
+    reply = _trigger(api, project, original['id'], action='BACKUP')
+    assert reply.status == 201, reply.text
+    trigger = reply.json['software_deployment']
+    assert (trigger['action'], trigger['status']) == ('BACKUP',
+                                                      'IN_PROGRESS')
+    derived = _derived_of(api, project, trigger)
+    assert (derived['group'], derived['config']) == (
+        'script', script['config'])
+    assert _inputs(derived)['deploy_action']['value'] == 'BACKUP'
 
 
 # -- outputs -----------------------------------------------------------------

@@ -71,11 +71,34 @@ def test_other_content_types_are_415_saying_so(content_type):
         f'needs Content-Type: application/json.')
 
 
-@pytest.mark.parametrize('raw', ['', '[{"name": "x"}]', '"text"', '42',
-                                 'null', 'name=x'])
+@pytest.mark.parametrize('raw', ['', 'name=x', ' {"name": "x"}', '[1,'])
 def test_body_must_start_with_a_brace(raw):
     with pytest.raises(exception.MalformedRequestBody):
         body.read_json(_request(raw))
+
+
+@pytest.mark.parametrize('raw, kind', [
+    ('[{"name": "x"}]', 'a JSON array'), ('"text"', 'a JSON string'),
+    ('42', 'a JSON number'), ('true', 'a JSON boolean'),
+    ('null', 'JSON null')])
+def test_json_that_is_not_an_object_says_an_object_is_expected(raw, kind):
+    with pytest.raises(exception.InvalidParameterValue) as info:
+        body.read_json(_request(raw))
+    assert info.value.message == (
+        f'The request body is {kind}; a JSON object is expected.')
+    with pytest.raises(exception.InvalidParameterValue) as info:
+        body.load(_request(raw), deploy_schemas.TRIGGER)
+    assert info.value.message == (
+        f'The request body is {kind}; a JSON object is expected, with the '
+        f'fields action, input_values, signal_transport, timeout, '
+        f'allow_concurrent (action required).')
+
+
+def test_an_array_too_deep_to_parse_is_the_depth_limit():
+    with pytest.raises(exception.RequestLimitExceeded) as info:
+        body.read_json(_request('[' * 100000 + ']' * 100000))
+    assert info.value.message == (
+        'Request limit exceeded: JSON body is nested deeper than 32 levels.')
 
 
 @pytest.mark.parametrize('raw', ['{', '{"name": }', '{"a": 1} trailing',
@@ -90,9 +113,22 @@ def test_invalid_json_is_400_with_the_parsers_message(raw):
         'The request body is not valid JSON: ')
 
 
-def test_invalid_utf8_is_400():
-    with pytest.raises(exception.InvalidParameterValue):
+def test_invalid_utf8_is_400_in_a_plain_sentence():
+    with pytest.raises(exception.InvalidParameterValue) as info:
         body.read_json(_request(b'{"name": "\xff\xfe"}'))
+    assert info.value.message == (
+        'The request body is not valid JSON: JSON text must be UTF-8, and '
+        'byte 11 is not part of a UTF-8 character.')
+
+
+def test_an_object_too_deep_to_parse_is_the_depth_limit():
+    """Not the parser's "maximum recursion depth exceeded while
+    decoding a JSON array from a unicode string"."""
+    with pytest.raises(exception.RequestLimitExceeded) as info:
+        body.read_json(_request('{"a": ' + '[' * 100000 + ']' * 100000
+                                + '}'))
+    assert info.value.message == (
+        'Request limit exceeded: JSON body is nested deeper than 32 levels.')
 
 
 def _sized(size):
@@ -168,6 +204,34 @@ def test_schema_errors_name_the_field(schema, document, field):
     assert info.value.message.startswith(f'Invalid value for {field}: ')
 
 
+ACTION_WORDS = ('an identifier such as CREATE, UPDATE or BACKUP (letters, '
+                'digits and "_", not starting with a digit).')
+
+
+@pytest.mark.parametrize('schema', [deploy_schemas.TRIGGER,
+                                    deploy_schemas.ACTION_RUN,
+                                    deploy_schemas.UPDATE])
+@pytest.mark.parametrize('action, shown', [
+    ('', 'the empty string'), ('bad action', "'bad action'"),
+    ('1ST', "'1ST'")])
+def test_a_bad_action_is_one_plain_sentence(schema, action, shown):
+    """Not the field's own description ("Required. The action to run,
+    ...") glued after "is not"."""
+    with pytest.raises(exception.InvalidParameterValue) as info:
+        body.validate(schema, {'action': action})
+    assert info.value.message == (
+        f'Invalid value for action: {shown} is not {ACTION_WORDS}')
+
+
+def test_a_missing_or_null_trigger_action_is_named():
+    with pytest.raises(exception.InvalidParameterValue) as info:
+        body.validate(deploy_schemas.TRIGGER, {})
+    assert info.value.message == 'Missing required field action.'
+    with pytest.raises(exception.InvalidParameterValue) as info:
+        body.validate(deploy_schemas.TRIGGER, {'action': None})
+    assert info.value.message.startswith('Invalid value for action: ')
+
+
 @pytest.mark.parametrize('schema, document, message', [
     (deploy_schemas.CREATE, {'config_id': 'c'},
      'Missing required field server_id.'),
@@ -228,8 +292,11 @@ def test_load_reads_and_validates():
         'name': 'n', 'inputs': [{'name': 'a'}]}
     with pytest.raises(exception.InvalidParameterValue):
         body.load(_request('{"name": 5}'), config_schemas.CREATE)
-    with pytest.raises(exception.MalformedRequestBody):
+    with pytest.raises(exception.InvalidParameterValue) as info:
         body.load(_request('[]'), config_schemas.CREATE)
+    assert info.value.message.startswith(
+        'The request body is a JSON array; a JSON object is expected, with '
+        'the fields name, group, config, ')
 
 
 @pytest.mark.parametrize('document', [

@@ -190,3 +190,37 @@ def test_urls_that_are_not_utf8_are_400(environ):
 ])
 def test_utf8_urls_pass(environ):
     assert router.check_url_is_utf8(environ) is None
+
+
+@pytest.mark.parametrize('path, meant', [
+    ('/software_configs', '/v1/<project>/software_configs'),
+    ('/v1/software_configs', '/v1/<project>/software_configs'),
+    ('/v1/software_deployments/d1/trigger',
+     '/v1/<project>/software_deployments/d1/trigger'),
+    ('/demo/servers', '/v1/demo/servers'),
+    ('/openapi.json', '/v1/openapi.json'),
+])
+def test_a_url_without_v1_or_the_project_names_the_url_meant(path, meant):
+    with pytest.raises(exception.RouteNotFound) as caught:
+        _match('GET', path)
+    assert caught.value.code == 404
+    assert caught.value.message == (
+        f"No URL {path}; did you mean {meant}? The API's URLs start with "
+        f"/v1/, a project's with /v1/<project>/.")
+
+
+@pytest.mark.parametrize('path', ['/v1/p1/stacks', '/nothing', '/v1/p1',
+                                  '/v2/p1/software_configs/c1/x'])
+def test_any_other_unknown_url_names_the_form_of_the_urls(path):
+    with pytest.raises(exception.RouteNotFound) as caught:
+        _match('GET', path)
+    assert caught.value.message == (
+        f"No URL {path}. The API's URLs start with /v1/, a project's with "
+        f'/v1/<project>/ (such as /v1/<project>/software_configs); GET '
+        f'/v1/openapi.json lists them all.')
+
+
+def test_an_unknown_agent_url_stays_a_bare_404():
+    with pytest.raises(exception.RouteNotFound) as caught:
+        _match('GET', '/agent/nothing')
+    assert caught.value.message == 'The resource could not be found.'

@@ -54,3 +54,31 @@ def test_command_error_is_one_line():
     error = client.CommandError('first\nsecond\n  third', 409)
     assert str(error) == 'first second third'
     assert error.status == 409
+
+
+class _NoSession:
+    """A session that must not be reached."""
+
+    def request(self, *args, **kwargs):
+        raise AssertionError('sent a request')
+
+
+# Bytes of a command line that are not UTF-8 reach Python as lone
+# surrogates (os.fsdecode's surrogateescape).
+NOT_UTF8 = b'a\xffb'.decode('utf-8', 'surrogateescape')
+SAID = '"a\\xffb" is not UTF-8 text; ids, names and values must be UTF-8.'
+
+
+@pytest.mark.parametrize('call', [
+    lambda c: c.deployment_show(NOT_UTF8),
+    lambda c: c.config_show(NOT_UTF8),
+    lambda c: c.deployment_list(NOT_UTF8),
+    lambda c: c.deployment_trigger('d1', {'action': NOT_UTF8}),
+    lambda c: c.config_create({'name': 'n', 'inputs': [
+        {'name': 'x', 'default': NOT_UTF8}]}),
+])
+def test_text_that_is_not_utf8_is_said_plainly_before_sending(call):
+    with pytest.raises(client.CommandError) as raised:
+        call(client.Client(_NoSession(), 'http://127.0.0.1:1/v1/p'))
+    assert str(raised.value) == SAID
+    assert 'codec' not in str(raised.value)

@@ -52,3 +52,44 @@ def test_a_valid_component_passes():
 def test_the_entry_listing_the_action_serves_it(action, tool):
     entry = components.entry_for(CONFIG, action)
     assert (entry and entry['tool']) == tool
+
+
+@pytest.mark.parametrize('action', [
+    'CREATE', 'UPDATE', 'DELETE', 'BACKUP',
+    # Lifecycle actions without an entry run nothing (Heat's behaviour).
+    'SUSPEND', 'RESUME'])
+def test_defined_and_lifecycle_actions_are_accepted(action):
+    assert components.check_action(CONFIG, action) is None
+
+
+def test_a_config_that_is_not_a_component_accepts_any_action():
+    assert components.check_action(
+        {'name': 's', 'group': 'script', 'config': 'echo'}, 'BAKUP') is None
+
+
+@pytest.mark.parametrize('action, hint', [
+    ('BAKUP', ' (did you mean BACKUP?)'),
+    ('backup', ' (did you mean BACKUP?)'),
+    ('suspend', ' (did you mean SUSPEND?)'),
+    ('SUSPND', ' (did you mean SUSPEND?)'),
+    ('RESTORE', ''),
+])
+def test_a_custom_action_without_an_entry_is_400_naming_the_defined_ones(
+        action, hint):
+    with pytest.raises(exception.UndefinedAction) as raised:
+        components.check_action(CONFIG, action)
+    error = raised.value
+    assert error.code == 400
+    assert error.type_name == 'UndefinedAction'
+    assert error.message == (
+        f'Component db has no entry for action {action}{hint}; its entries '
+        f'define CREATE, UPDATE, DELETE, BACKUP. Only the lifecycle actions '
+        f'(CREATE, UPDATE, DELETE, SUSPEND, RESUME) may have no entry, and '
+        f'they then run nothing.')
+
+
+def test_a_component_without_a_name_is_named_by_its_id():
+    config = dict(CONFIG, name=None, id='c-1')
+    with pytest.raises(exception.UndefinedAction) as raised:
+        components.check_action(config, 'RESTORE')
+    assert raised.value.message.startswith('Component c-1 has no entry')

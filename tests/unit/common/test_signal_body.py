@@ -142,6 +142,21 @@ def test_empty_bodies_and_non_objects():
         signal_body.load(b'{nope')
 
 
+@pytest.mark.parametrize('raw, message', [
+    (b'{"deploy_stdout": "\xff"}',
+     'The signal is not valid JSON: JSON text must be UTF-8, and byte 20 '
+     'is not part of a UTF-8 character.'),
+    (b'[' * 100000 + b']' * 100000,
+     'Request limit exceeded: JSON body is nested deeper than 32 levels.'),
+])
+def test_a_signal_that_cannot_be_parsed_is_said_plainly(raw, message):
+    """No codec or recursion wording from the parser."""
+    with pytest.raises(exception.Invalid) as raised:
+        signal_body.load(raw)
+    assert raised.value.code == 400
+    assert raised.value.message == message
+
+
 def test_load_truncates_the_logs_only(set_conf):
     set_conf('max_signal_output_size', 1024, group='agent')
     big = 'o' * 3000

@@ -18,6 +18,7 @@ does meanwhile (it used to lose: ten of ten signals answered 2xx 0.6 s
 before the deadline during a broker outage were thrown away)."""
 
 import datetime
+import threading
 
 from oslo_utils import timeutils
 import sqlalchemy as sa
@@ -25,6 +26,7 @@ import sqlalchemy as sa
 from swconfig.common import states
 from swconfig.db import api as db_api
 from swconfig.db import models
+from swconfig.engine import deadlines
 from swconfig.engine import signals
 from tests.unit.db import backends
 from tests.unit.db import rows
@@ -115,7 +117,7 @@ def test_the_deadline_is_acted_on_after_the_store_grace(
         facade, admin, ctx):  # noqa: F811
     just_passed, _ = _expired(ctx, seconds_ago=0.2)
     long_passed, _ = _expired(ctx, seconds_ago=(
-        signals.SIGNAL_STORE_GRACE_SECONDS + 5))
+        deadlines.SIGNAL_STORE_GRACE_SECONDS + 5))
     assert signals.fail_timed_out() == 1
     assert _deployment_row(facade, just_passed)['status'] == (
         states.IN_PROGRESS)
@@ -136,3 +138,67 @@ def test_a_deployment_changed_since_the_read_is_not_failed(
         admin, deployment_id, read['version'], 'timed out')
     assert _deployment_row(facade, deployment_id)['status'] == (
         states.IN_PROGRESS)
+
+
+# -- when the next timeout is due -------------------------------------------
+
+def _deadline_in(ctx, seconds: float, **values) -> datetime.datetime:
+    deadline = timeutils.utcnow() + datetime.timedelta(seconds=seconds)
+    config = rows.make_config(ctx, outputs=OUTPUTS)
+    rows.make_deployment(ctx, config['id'], action_revision=1,
+                         timeout_at=deadline, **values)
+    return deadline
+
+
+@backends.on_every_backend
+def test_the_next_deadline_is_the_earliest_not_acted_on_yet(
+        facade, admin, ctx):  # noqa: F811
+    assert db_api.software_deployment_next_deadline(
+        admin, timeutils.utcnow()) is None
+    _deadline_in(ctx, -30)                      # acted on already
+    _deadline_in(ctx, 2, status=states.FAILED)  # not waiting any more
+    rows.make_deployment(ctx, rows.make_config(ctx)['id'])  # no deadline
+    later = _deadline_in(ctx, 60)
+    sooner = _deadline_in(ctx, 7)
+    assert db_api.software_deployment_next_deadline(
+        admin, deadlines.cutoff()) == sooner
+    assert db_api.software_deployment_next_deadline(
+        admin, sooner + datetime.timedelta(microseconds=1)) == later
+
+
+@backends.on_every_backend
+def test_the_task_sleeps_until_the_next_deadline_is_due(
+        facade, admin, ctx):  # noqa: F811
+    grace = deadlines.SIGNAL_STORE_GRACE_SECONDS
+    assert deadlines.next_wait(deadlines.cutoff(), 10) == 10
+    _deadline_in(ctx, 4)
+    wait = deadlines.next_wait(deadlines.cutoff(), 10)
+    assert 4 + grace - 0.5 < wait <= 4 + grace + 0.02
+    assert deadlines.next_wait(deadlines.cutoff(), 3) == 3
+    # Due while the round ran (not before its cutoff): soon, not a busy
+    # loop; one a round acted on is not waited for again.
+    _deadline_in(ctx, -1.5)
+    earlier_round = deadlines.cutoff() - datetime.timedelta(seconds=2)
+    assert deadlines.next_wait(earlier_round,
+                               10) == deadlines.MIN_WAIT_SECONDS
+    assert 4 + grace - 0.5 < deadlines.next_wait(deadlines.cutoff(), 10)
+
+
+def test_a_nearer_deadline_in_this_engine_wakes_the_task(monkeypatch):
+    """Once its deployment is committed; or any deadline while a round
+    runs, which may have looked for the next one before that commit."""
+    monkeypatch.setattr(db_api, 'software_deployment_next_deadline',
+                        lambda context, after: None)
+    monkeypatch.setattr(deadlines, 'WAKE', threading.Event())
+    assert deadlines.next_wait(deadlines.cutoff(), 10) == 10
+    soon = timeutils.utcnow() + datetime.timedelta(seconds=3)
+    deadlines.expect(None)
+    deadlines.expect(soon + datetime.timedelta(seconds=60))
+    assert not deadlines.WAKE.is_set()  # due after the task wakes anyway
+    deadlines.expect(soon)
+    assert deadlines.WAKE.is_set()
+
+    deadlines.WAKE.clear()
+    deadlines.round_started()
+    deadlines.expect(soon + datetime.timedelta(seconds=60))
+    assert deadlines.WAKE.is_set()

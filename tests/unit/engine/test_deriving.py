@@ -23,6 +23,7 @@ from oslo_utils import uuidutils
 import pytest
 
 from swconfig import transports
+from swconfig.common import exception
 from swconfig.common import signing
 from swconfig.engine import deriving
 from swconfig.transports import base as transport_base
@@ -263,9 +264,38 @@ def test_a_component_is_derived_from_the_entry_of_the_action(
     assert deriving.serves(source, action)
 
 
-def test_an_action_no_entry_serves_keeps_the_component():
+def test_a_lifecycle_action_no_entry_serves_keeps_the_component():
     source = source_config(group='component', config=COMPONENT)
-    derived = derive(source=source, action='RESTORE')
+    derived = derive(source=source, action='SUSPEND')
     assert (derived['group'], derived['config']) == ('component', COMPONENT)
-    assert not deriving.serves(source, 'RESTORE')
-    assert deriving.serves(source_config(), 'RESTORE')
+    assert not deriving.serves(source, 'SUSPEND')
+    assert deriving.serves(source_config(), 'SUSPEND')
+
+
+def test_a_custom_action_no_entry_serves_is_refused():
+    """Refused before anything is derived (or written)."""
+    source = source_config(group='component', config=COMPONENT)
+    with pytest.raises(exception.UndefinedAction) as raised:
+        derive(source=source, action='RESTORE')
+    assert raised.value.code == 400
+    assert 'CREATE, UPDATE, BACKUP' in raised.value.message
+    # Not a component: any action runs the config (deploy_action says it).
+    assert derive(source=source_config(), action='RESTORE')['inputs']
+
+
+@pytest.mark.parametrize('source, action, words', [
+    (source_config(group='component', config=COMPONENT), 'BACKUP',
+     'BACKUP of component source, its entry configs[1] (tool ansible)'),
+    (source_config(group='component', config=COMPONENT), 'UPDATE',
+     'UPDATE of component source, its entry configs[0] (tool script)'),
+    (source_config(group='component', config=COMPONENT), 'RESUME',
+     'nothing (component source has no entry for RESUME)'),
+    (source_config(), 'BACKUP',
+     'script config source again with deploy_action=BACKUP (not a '
+     'component: the config decides what BACKUP does)'),
+    (source_config(name=None, group=None), 'BACKUP',
+     'Heat::Ungrouped config src-1 again with deploy_action=BACKUP (not a '
+     'component: the config decides what BACKUP does)'),
+])
+def test_what_runs_is_described(source, action, words):
+    assert deriving.describe(source, action) == words

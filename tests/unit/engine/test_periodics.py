@@ -25,6 +25,7 @@ from sqlalchemy import exc as sa_exc
 
 from swconfig import transports
 from swconfig.common import exception
+from swconfig.engine import deadlines
 from swconfig.engine import periodics
 from swconfig.engine import signals
 from swconfig.transports import base
@@ -222,11 +223,37 @@ def test_a_shared_task_owning_nothing_handles_nothing():
 def test_timeouts_fail_only_the_deployments_this_engine_owns(monkeypatch):
     late = [{'id': f'dep-{n}'} for n in range(4)]
     failed = []
-    monkeypatch.setattr(signals, 'timed_out', lambda: late)
+    monkeypatch.setattr(signals, 'timed_out', lambda passed: late)
     monkeypatch.setattr(signals, 'time_out',
                         lambda row: failed.append(row['id']))
-    periodics.Timeouts().run(Only({'dep-1', 'dep-3'}))
+    monkeypatch.setattr(deadlines, 'next_wait', lambda passed, longest: 4.5)
+    task = periodics.Timeouts()
+    task.run(Only({'dep-1', 'dep-3'}))
     assert failed == ['dep-1', 'dep-3']
+    assert task.wait_after_round() == 4.5
+
+
+def test_timeouts_wait_for_the_next_deadline_or_a_backlog(monkeypatch,
+                                                          set_conf):
+    """Every round asks when the next deadline is due (at most the
+    interval later); a full batch leaves more to fail at once."""
+    set_conf('timeout_check_interval', 10, group='agent')
+    asked = []
+    batch = []
+    monkeypatch.setattr(signals, 'timed_out', lambda passed: batch)
+    monkeypatch.setattr(signals, 'time_out', lambda row: None)
+    monkeypatch.setattr(deadlines, 'next_wait', lambda passed, longest: (
+        asked.append((passed, longest)) or 2.5))
+    task = periodics.Timeouts()
+    assert task.wakeup is deadlines.WAKE
+    assert task.wait_after_round() == 10
+    task.run(Everything())
+    assert task.wait_after_round() == 2.5
+    assert len(asked) == 1 and asked[0][1] == 10
+    batch.extend({'id': f'd{n}'} for n in range(signals.SWEEP_BATCH))
+    task.run(Everything())
+    assert task.wait_after_round() == deadlines.MIN_WAIT_SECONDS
+    assert len(asked) == 1
 
 
 class Counting(base.PeriodicTask):
@@ -278,6 +305,50 @@ def test_the_runner_runs_each_task_on_its_own_thread_until_stopped():
                  'a round after starting again')
     finally:
         runner.stop(timeout=10)
+
+
+class Scheduled(Counting):
+    """Asks for its next round after ``due`` seconds, and can be woken."""
+
+    name = 'scheduled'
+
+    def __init__(self, interval, due):
+        super().__init__(interval)
+        self.due = due
+        self.wakeup = threading.Event()
+
+    def wait_after_round(self):
+        return self.due
+
+
+def test_a_task_due_sooner_than_its_interval_runs_when_due():
+    task = Scheduled(3600.0, due=0.01)
+    runner = periodics.Runner([task], Everything())
+    runner.start()
+    try:
+        wait_for(lambda: task.rounds >= 3, 10, 'rounds when due')
+    finally:
+        runner.stop(timeout=10)
+
+
+def test_a_woken_task_runs_at_once_and_stop_ends_its_wait():
+    task = Scheduled(3600.0, due=3600.0)
+    runner = periodics.Runner([task], Everything())
+    runner.start()
+    try:
+        wait_for(lambda: task.rounds == 1, 10, 'the first round')
+        task.wakeup.set()
+        wait_for(lambda: task.rounds == 2, 10, 'a round once woken')
+    finally:
+        runner.stop(timeout=10)
+    assert runner._threads == []
+    assert task.rounds == 2
+
+
+def test_after_an_outage_the_backoff_ignores_the_due_time():
+    task = Task([backend_down()])
+    task.wait_after_round = lambda: 0.5
+    assert rounds(task, 2) == [2 * INTERVAL, 0.5]
 
 
 def test_a_failing_task_keeps_running_on_its_thread():

@@ -39,7 +39,7 @@ from swconfig.conf import CONF
 from swconfig.engine import rpcapi
 from swconfig.engine import service as engine_service
 
-CAPS = [None, '1.0', '1.1', '1.2', '1.3', '1.4', '1.5', '1.6']
+CAPS = [None, '1.0', '1.1', '1.2', '1.3', '1.4', '1.5', '1.6', '1.7']
 
 DERIVED = deployment_request.DeploymentRequest(
     server_id='s1', config_id='c1', input_values={'a': 1}, action='CREATE',
@@ -101,6 +101,22 @@ EXPECTED: dict[str, tuple[str, dict, list[tuple[str, str, dict]]]] = {
         [('1.4', 'trigger_deployment',
           {'deployment_id': 'd1', 'request': {'action': 'BACKUP'},
            'idempotency_key': 'k1'})]),
+    # Without allow_concurrent the 1.4 form means the same to any engine.
+    'trigger_deployment': (
+        'trigger_deployment',
+        {'deployment_id': 'd1', 'request': {'action': 'BACKUP'}},
+        [('1.4', 'trigger_deployment',
+          {'deployment_id': 'd1', 'request': {'action': 'BACKUP'},
+           'idempotency_key': None})]),
+    # With it, refused below 1.7: an engine of 1.7 would read the 1.4
+    # form as "not allowed" and refuse the trigger the client allowed.
+    'trigger_deployment-allow-concurrent': (
+        'trigger_deployment',
+        {'deployment_id': 'd1', 'request': {'action': 'BACKUP'},
+         'idempotency_key': 'k1', 'allow_concurrent': True},
+        [('1.7', 'trigger_deployment',
+          {'deployment_id': 'd1', 'request': {'action': 'BACKUP'},
+           'idempotency_key': 'k1', 'allow_concurrent': True})]),
     'cancel_deployment': (
         'cancel_deployment', {'deployment_id': 'd1'},
         [('1.4', 'cancel_deployment', {'deployment_id': 'd1'})]),
@@ -260,7 +276,7 @@ def test_the_cap_reaches_the_rpc_client(client, pinned, value, cap):
     ('1', 'is not an RPC API version'),
     ('1.5.1', 'is not an RPC API version'),
     ('v1.5', 'is not an RPC API version'),
-    ('1.7', 'is not a version this release can pin to'),
+    ('1.8', 'is not a version this release can pin to'),
     ('1.10', 'is not a version this release can pin to'),
     ('2.0', 'is not a version this release can pin to'),
     ('0.9', 'is not a version this release can pin to'),
@@ -348,7 +364,7 @@ def test_an_engine_refuses_a_bad_cap_too(monkeypatch, set_conf):
     monkeypatch.setattr(engine_service.transports, 'check_defaults',
                         lambda *args: None)
     engine_service.check_config()
-    set_conf('engine', '1.7', group='upgrade_levels')
+    set_conf('engine', '1.8', group='upgrade_levels')
     with pytest.raises(exception.ConfigurationError) as caught:
         engine_service.check_config()
-    assert "[upgrade_levels] engine = '1.7'" in caught.value.message
+    assert "[upgrade_levels] engine = '1.8'" in caught.value.message

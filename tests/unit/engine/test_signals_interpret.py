@@ -192,6 +192,22 @@ def test_progress_reason_is_text():
     assert values == {'status_reason': '42'} and reason == '42'
 
 
+@pytest.mark.parametrize('given, stored', [
+    ({'step': 2, 'of': 5, 'file': 'ü.tar'},
+     '{"file": "ü.tar", "of": 5, "step": 2}'),
+    (['copy', None, True], '["copy", null, true]'),
+    (True, 'true'),
+    (2.5, '2.5'),
+])
+def test_a_progress_reason_that_is_not_text_is_stored_as_json(given,
+                                                               stored):
+    """As the agent sent it, never a Python repr ({'step': 2}, None)."""
+    values, reason = signals.interpret(
+        {'deploy_status': 'IN_PROGRESS', 'deploy_status_reason': given},
+        OUTPUTS, None)
+    assert values == {'status_reason': stored} and reason == stored
+
+
 @pytest.mark.parametrize('status', ['COMPLETE', 'FAILED', 'in_progress', ''])
 def test_other_deploy_status_values_are_ordinary_signals(status):
     values, _ = signals.interpret({'deploy_status': status}, OUTPUTS, None)

@@ -65,17 +65,22 @@ def run_action(deployment_id: str) -> str | None:
                **spec.ok(_SHOW, 'The trigger deployment an earlier request '
                                 'with this Idempotency-Key made; nothing '
                                 'runs again.'),
-               **spec.errors(400, 403, 404, 422)},
+               **spec.errors(400, 403, 404, 409, 422)},
     parameters=(spec.IDEMPOTENCY_KEY,))
 def trigger(deployment_id: str) -> dict:
     """201 with the new trigger deployment; 200 with the same one when
-    the ``Idempotency-Key`` was used for this very request before."""
+    the ``Idempotency-Key`` was used for this very request before; 409
+    while the same action still runs, unless ``allow_concurrent``."""
     context = access.authorize('software_deployments:trigger')
     document = body.load(pecan.request, schemas.TRIGGER)
+    # allow_concurrent decides whether to run, not what runs: apart from
+    # the request (whose digest an Idempotency-Key is checked against).
     request = {key: document.get(key)
-               for key in schemas.TRIGGER['properties']}
+               for key in schemas.TRIGGER['properties']
+               if key != 'allow_concurrent'}
     result = pecan.request.engine.trigger_deployment(
-        context, deployment_id, request, params.idempotency_key())
+        context, deployment_id, request, params.idempotency_key(),
+        allow_concurrent=bool(document.get('allow_concurrent')))
     pecan.response.status = 201 if result['created'] else 200
     return {'software_deployment': deployments.deployment_view(
         context, result['software_deployment'])}

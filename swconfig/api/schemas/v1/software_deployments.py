@@ -38,7 +38,9 @@ STATUS = {'enum': [*states.STATUSES, None]}
 # The descriptions are the API reference's words (doc/source/api-ref),
 # which must contain each of them verbatim: tests/unit/api/test_openapi.py
 # and the docs build check it. SERVER_ID's and ACTION's also end the 400
-# of a value that does not match their pattern.
+# of a value that does not match their pattern, so a field that describes
+# itself otherwise takes ACTION through ``allOf`` (whose errors carry
+# ACTION's description) rather than as a copy with another description.
 CREATE = {
     'title': 'SoftwareDeploymentCreate',
     'description': 'Deploy a config to a server. Without '
@@ -165,7 +167,7 @@ ACTION_RUN = {
                    'deployment, running its DELETE entry first.',
     'type': 'object',
     'properties': {
-        'action': {**ACTION, 'type': 'string',
+        'action': {'allOf': [ACTION], 'type': 'string',
                    'description': 'Required. The action: ``CREATE``, '
                                   '``UPDATE``, ``SUSPEND``, ``RESUME``, '
                                   '``DELETE`` or a custom name such as '
@@ -183,7 +185,7 @@ TRIGGER = {
                    '``Idempotency-Key`` header to make retries safe.',
     'type': 'object',
     'properties': {
-        'action': {**ACTION, 'type': 'string',
+        'action': {'allOf': [ACTION], 'type': 'string',
                    'description': 'Required. The action to run, for '
                                   'example ``BACKUP``; it names the '
                                   'derived config ``<source name>-'
@@ -203,6 +205,14 @@ TRIGGER = {
                                    'signal; ``0`` waits for ever; null '
                                    'means ``[DEFAULT] '
                                    'default_deployment_timeout``.'},
+        'allow_concurrent': {
+            'type': ['boolean', 'null'],
+            'description': '``true`` runs the action even while the '
+                           'deployment, or a trigger of it, is still '
+                           'running the same action; otherwise (the '
+                           'default) such a trigger is 409 '
+                           '``ActionAlreadyRunning`` naming the running '
+                           'one.'},
     },
     'required': ['action'],
     'additionalProperties': False,

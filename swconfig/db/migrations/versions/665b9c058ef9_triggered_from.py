@@ -32,3 +32,7 @@ def upgrade() -> None:
     with op.batch_alter_table('software_deployment') as batch:
         batch.add_column(sa.Column('triggered_from', sa.String(36),
                                    nullable=True))
+        # Triggers of one deployment are looked up by it (a second trigger
+        # of an action still running is refused).
+        batch.create_index('ix_software_deployment_triggered_from',
+                           ['triggered_from'])

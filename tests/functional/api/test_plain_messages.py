@@ -1,0 +1,118 @@
+# Copyright 2026 swconfig developers
+#
+#    Licensed under the Apache License, Version 2.0 (the "License"); you may
+#    not use this file except in compliance with the License. You may obtain
+#    a copy of the License at
+#
+#         http://www.apache.org/licenses/LICENSE-2.0
+#
+#    Unless required by applicable law or agreed to in writing, software
+#    distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+#    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+#    License for the specific language governing permissions and limitations
+#    under the License.
+
+
+"""What a user who got something wrong reads: plain sentences, never the
+parser's codec or recursion wording or a Python repr, on every backend."""
+
+import json
+
+import pytest
+
+from tests.functional.api import helpers
+from tests.functional.api.helpers import assert_error
+from tests.functional.api.test_agent_path import _config
+from tests.functional.api.test_agent_path import _derived
+from tests.functional.api.test_agent_path import _local
+from tests.functional.api.test_agent_path import _show
+from tests.functional.api.test_agent_path import _signal_url
+from tests.functional.api.test_agent_path import _wait_event
+
+JSON = {'Content-Type': 'application/json'}
+TOO_DEEP = 'Request limit exceeded: JSON body is nested deeper than 32 levels.'
+CREATE_FIELDS = ('config_id, server_id, input_values, action, status, '
+                 'status_reason, stack_user_project_id, signal_transport, '
+                 'name, timeout (config_id, server_id required)')
+
+
+def _deployments(project: str, suffix: str = '') -> str:
+    return helpers.url(project, 'software_deployments', suffix)
+
+
+def test_a_body_that_is_not_utf8_is_said_plainly(api, project):
+    error = assert_error(api.post(
+        _deployments(project), data=b'{"config_id": "\xff\xfe"}',
+        headers=JSON), 400, 'InvalidParameterValue')
+    assert error['message'] == (
+        'The request body is not valid JSON: JSON text must be UTF-8, and '
+        'byte 16 is not part of a UTF-8 character.')
+
+
+def test_an_id_that_is_not_utf8_is_said_plainly(api, project):
+    for method in ('GET', 'DELETE'):
+        error = assert_error(api.request(
+            method, _deployments(project, '/%FF%FE')), 400)
+        assert error['message'] == 'The URL path is not valid UTF-8.'
+    error = assert_error(api.post(_deployments(project, '/%FF/trigger'),
+                                  json={'action': 'BACKUP'}), 400)
+    assert error['message'] == 'The URL path is not valid UTF-8.'
+
+
+@pytest.mark.parametrize('raw', [
+    '{"config_id": ' + '[' * 100000 + ']' * 100000 + '}',
+    '[' * 100000 + ']' * 100000,
+])
+def test_json_nested_past_the_limit_is_said_plainly(api, project, raw):
+    error = assert_error(api.post(_deployments(project), data=raw,
+                                  headers=JSON), 400, 'RequestLimitExceeded')
+    assert error['message'] == TOO_DEEP
+
+
+def test_a_json_array_body_says_an_object_is_expected(api, project):
+    error = assert_error(api.post(
+        _deployments(project), data=json.dumps([{'config_id': 'c'}]),
+        headers=JSON), 400, 'InvalidParameterValue')
+    assert error['message'] == (
+        f'The request body is a JSON array; a JSON object is expected, with '
+        f'the fields {CREATE_FIELDS}.')
+    error = assert_error(api.post(
+        _deployments(project, '/d1/trigger'), data='"BACKUP"',
+        headers=JSON), 400)
+    assert error['message'] == (
+        'The request body is a JSON string; a JSON object is expected, with '
+        'the fields action, input_values, signal_transport, timeout, '
+        'allow_concurrent (action required).')
+
+
+def test_a_progress_reason_that_is_an_object_is_stored_as_json(api,
+                                                               project):
+    server = f'{project}-srv'
+    deployment = _derived(api, project, server,
+                          _config(api, project)['id'])
+    url = _local(_signal_url(api, project, deployment))
+    reply = api.put(url, data=json.dumps({
+        'deploy_status': 'IN_PROGRESS',
+        'deploy_status_reason': {'step': 2, 'of': 5, 'done': True}}))
+    assert reply.status == 200, reply.text
+    stored = '{"done": true, "of": 5, "step": 2}'
+    assert _wait_event(api, project, deployment['id'],
+                       '{')['reason'] == stored
+    assert _show(api, project, deployment['id'])['status_reason'] == stored
+
+
+@pytest.mark.parametrize('path, meant', [
+    ('/software_configs', '/v1/<project>/software_configs'),
+    ('/v1/software_deployments', '/v1/<project>/software_deployments'),
+    ('/{project}/servers', '/v1/{project}/servers'),
+])
+def test_a_url_without_v1_and_the_project_names_the_form(api, project,
+                                                        path, meant):
+    path, meant = path.format(project=project), meant.format(project=project)
+    error = assert_error(api.get(path), 404, 'HTTPNotFound')
+    assert error['message'] == (
+        f"No URL {path}; did you mean {meant}? The API's URLs start with "
+        f"/v1/, a project's with /v1/<project>/.")
+    error = assert_error(api.get(f'/v1/{project}/stacks'), 404)
+    assert error['message'].startswith(f'No URL /v1/{project}/stacks. ')
+    assert '/v1/<project>/' in error['message']
