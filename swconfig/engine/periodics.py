@@ -44,6 +44,7 @@ from swconfig.conf import CONF
 from swconfig.db import api as db_api
 from swconfig.engine import actions
 from swconfig.engine import document_push
+from swconfig.engine import heartbeat
 from swconfig.engine import signals
 from swconfig.transports import base
 
@@ -118,6 +119,7 @@ class DocumentPush(base.SharedTask):
 def table() -> list[base.PeriodicTask]:
     """The background work of this configuration."""
     tasks: list[base.PeriodicTask] = [
+        heartbeat.BEAT,
         Every('signal-sweep', lambda: CONF.agent.signal_sweep_interval,
               signals.sweep),
         Timeouts(),

@@ -288,6 +288,14 @@ ROWS_AT = {
              'config_transport': 'POLL_TEMP_URL', 'push_pending': True},
         ],
     },
+    '4f6a2c8e1d37': {
+        'engine_service': [
+            {'id': '6f1c2d3e-0000-4000-8000-000000000001',
+             'host': 'engine-ü-1', 'topic': 'swconfig-engine', 'pid': 4242,
+             'created_at': T0 + 10 * SECOND,
+             'heartbeat_at': T0 + 11 * SECOND},
+        ],
+    },
 }
 
 
