@@ -16,10 +16,11 @@
 without a token, with swconfig's own checks of what the API needs.
 
 ``[healthcheck] backends`` names the checks (stevedore plugins in the
-``oslo.middleware.healthcheck`` namespace): by default the database and
-the message bus. A load balancer takes a worker whose checks fail out of
-rotation (503); ``[healthcheck] detailed`` adds the reasons to the JSON
-and HTML answers.
+``oslo.middleware.healthcheck`` namespace): by default the database, the
+message bus and the transports' services; ``swconfig_engines`` (whether
+an engine runs) may be added. A load balancer takes a worker whose checks
+fail out of rotation (503); ``[healthcheck] detailed`` adds the reasons
+to the JSON and HTML answers.
 """
 
 from typing import Any
@@ -29,8 +30,10 @@ from oslo_middleware.healthcheck import pluginbase
 
 from swconfig import transports
 from swconfig.api.openapi import spec
+from swconfig.common import context as swconfig_context
 from swconfig.common import exception
 from swconfig.common import rpc
+from swconfig.conf import CONF
 from swconfig.db import api as db_api
 
 #: Seconds the message bus check waits for a broker to accept.
@@ -90,6 +93,37 @@ class MessageBusCheck(pluginbase.HealthcheckBaseExtension):
                 details=problem)
         return pluginbase.HealthcheckResult(available=True,
                                             reason='message bus OK')
+
+
+class EnginesCheck(pluginbase.HealthcheckBaseExtension):
+    """An engine on this API's topic recorded a heartbeat lately.
+
+    Not among the default ``[healthcheck] backends``: without engines an
+    API worker still serves reads and the agents' polls and signals, so
+    a load balancer should keep it. Add ``swconfig_engines`` for a
+    monitoring check that alerts when no engine runs.
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.context = swconfig_context.get_admin_context()
+
+    def healthcheck(self, server_port: int) -> pluginbase.HealthcheckResult:
+        topic = CONF.engine.topic
+        try:
+            live = db_api.engine_services_live(self.context, topic)
+        except Exception as exc:
+            return pluginbase.HealthcheckResult(
+                available=False, reason='engines unknown',
+                details=f'{type(exc).__name__}: {exc}')
+        if not live:
+            return pluginbase.HealthcheckResult(
+                available=False, reason='no engine running',
+                details=f'no engine on topic {topic} recorded a heartbeat '
+                        f'in the last {db_api.heartbeat_window():g} s')
+        return pluginbase.HealthcheckResult(
+            available=True, reason='engines OK',
+            details=f'{live} engine(s) running on topic {topic}')
 
 
 class TransportsCheck(pluginbase.HealthcheckBaseExtension):

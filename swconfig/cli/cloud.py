@@ -19,7 +19,9 @@ The same sources as the ``openstack`` command, read by openstacksdk's
 ``openstack.config`` (os-client-config): ``--os-*`` options, ``OS_*``
 variables and ``clouds.yaml`` (``--os-cloud``/``OS_CLOUD``). The endpoint
 is the ``orchestration`` entry of the Keystone catalog (swconfig registers
-as Heat does, so heatclient finds it too) unless one is given; with
+as Heat does, so heatclient finds it too), or the entry of the type
+``OS_ORCHESTRATION_SERVICE_TYPE`` names (swconfig beside Heat), unless
+one is given; with
 ``OS_AUTH_TYPE=none`` and ``OS_ENDPOINT=http://127.0.0.1:8004/v1/<project>``
 the command talks to the embedded default without Keystone.
 """
@@ -80,8 +82,13 @@ def make_client(loader: os_config.OpenStackConfig,
     try:
         cloud = loader.get_one(argparse=options)
         session: ks_session.Session = cloud.get_session()
+        # OS_ORCHESTRATION_SERVICE_TYPE (clouds.yaml:
+        # orchestration_service_type) picks swconfig's own catalog entry
+        # when Heat holds "orchestration"; OS_ORCHESTRATION_INTERFACE too.
+        service_type = cloud.get_service_type(SERVICE_TYPE)
         endpoint = cloud.get_endpoint(SERVICE_TYPE) or session.get_endpoint(
-            service_type=SERVICE_TYPE, interface=cloud.get_interface(),
+            service_type=service_type,
+            interface=cloud.get_interface(SERVICE_TYPE),
             region_name=cloud.get_region_name(SERVICE_TYPE))
     except (ks_exceptions.ClientException,
             sdk_exceptions.SDKException) as error:
@@ -90,6 +97,6 @@ def make_client(loader: os_config.OpenStackConfig,
         ) from error
     if not endpoint:
         raise api_client.CommandError(
-            f'No swconfig endpoint ({SERVICE_TYPE}) in the catalog; '
+            f'No swconfig endpoint ({service_type}) in the catalog; '
             f'{_HOW_TO_CONNECT}.')
     return api_client.Client(session, endpoint)

@@ -65,11 +65,13 @@ def _serve() -> None:
     from swconfig.api import app
     from swconfig.api import server
     from swconfig.common import config
+    from swconfig.common import database_url
     from swconfig.common import service_group
     from swconfig.db import migration
     from swconfig.engine import service as engine_service
 
     config.ensure_state_path()
+    database_url.ensure_sqlite_directory()
     migration.upgrade('head')
     LOG.info('Database %s at schema revision %s',
              CONF.database.connection, migration.version())

@@ -30,25 +30,21 @@ from oslo_utils import timeutils
 
 from swconfig.cmd import startup
 from swconfig.common import config
+from swconfig.common import database_url
+from swconfig.common import exception
 from swconfig.conf import CONF
-
-
-def _ensure_sqlite_directory() -> None:
-    """SQLite can create the database file but not its directory."""
-    if CONF.database.connection.startswith('sqlite'):
-        config.ensure_state_path()
 
 
 def do_db_sync() -> None:
     from swconfig.db import migration
-    _ensure_sqlite_directory()
+    database_url.ensure_sqlite_directory()
     migration.upgrade('head')
     print(f'Database is at revision {migration.version()}')
 
 
 def do_db_version() -> None:
     from swconfig.db import migration
-    _ensure_sqlite_directory()
+    database_url.ensure_sqlite_directory()
     print(migration.version() or 'None (empty database)')
 
 
@@ -58,7 +54,7 @@ def do_purge() -> None:
     from swconfig.common import context
     from swconfig.db import api as db_api
     from swconfig.db import migration
-    _ensure_sqlite_directory()
+    database_url.ensure_sqlite_directory()
     current = migration.version()
     if current not in migration.heads():
         sys.exit(f'Database is at revision {current or "none"}, not at '
@@ -114,7 +110,19 @@ command_opt = cfg.SubCommandOpt('command', title='Commands',
 def _run() -> None:
     CONF.register_cli_opt(command_opt)
     config.parse_args(sys.argv, description=__doc__.splitlines()[0])
-    CONF.command.func()
+    database_url.check()
+    from swconfig.db import session
+    try:
+        CONF.command.func()
+    except Exception as exc:
+        if not session.is_outage(exc):
+            raise
+        # The driver's own words (access denied, connection refused...),
+        # without SQLAlchemy's background link and the traceback.
+        raise exception.StartupError(
+            f'The database of [database] connection'
+            f'{config.where_set(CONF, "database", "connection")} cannot '
+            f'be used: {str(exc).splitlines()[0]}') from None
 
 
 def main() -> None:

@@ -129,11 +129,18 @@ def check_values(conf: cfg.ConfigOpts = CONF) -> None:
                 getattr(namespace, name)
             except cfg.ConfigFileValueError as exc:
                 detail = str(exc).rpartition(' is not valid: ')[2]
-                files = [path for path, sections in _parsed_files(conf)
-                         if name in _section(sections, group)]
-                where = f' in {files[-1]}' if files else ''
                 raise exception.ConfigurationError(
-                    reason=f'[{group}] {name}{where}: {detail}') from None
+                    reason=f'[{group}] {name}{where_set(conf, group, name)}'
+                           f': {detail}') from None
+
+
+def where_set(conf: cfg.ConfigOpts, group: str, name: str) -> str:
+    """`` in <file>``: the last configuration file that sets the option
+    (the one whose value counts), or '' when no file does, so a message
+    can say where to fix it."""
+    files = [path for path, sections in _parsed_files(conf)
+             if name in _section(sections, group)]
+    return f' in {files[-1]}' if files else ''
 
 
 def _add_opts(known: dict[str, set[str]], group: str,

@@ -202,6 +202,10 @@ class ServiceUnavailable(SwconfigException):
     code = HTTPStatus.SERVICE_UNAVAILABLE
     #: Seconds a client should wait before retrying (Retry-After).
     retry_after = 5
+    #: Whether the API logs each request refused so as an error; False
+    #: when what raises it logs the outage once, as it starts and ends
+    #: (a storm of refused writes would otherwise flood the log).
+    log_each = True
 
     @property
     def headers(self) -> list[tuple[str, str]]:
@@ -216,6 +220,28 @@ class DatabaseUnavailable(ServiceUnavailable):
 class MessagingUnavailable(ServiceUnavailable):
     msg_fmt = 'The message bus is unavailable: %(reason)s'
     error_type = 'ServiceUnavailable'
+
+
+class NoEngineRunning(ServiceUnavailable):
+    """No engine has recorded a heartbeat lately: a call would wait for
+    an answer nobody gives."""
+
+    msg_fmt = ('No engine is running: none has recorded a heartbeat on '
+               'topic %(topic)s in the last %(window)s seconds. Retry once '
+               'an engine (swconfig-engine) runs and reaches the '
+               'database.')
+    error_type = 'ServiceUnavailable'
+    log_each = False
+
+
+class MessageBusDown(MessagingUnavailable):
+    """The message bus refused a connection moments ago: a call is
+    refused at once instead of holding a request thread while it
+    reconnects."""
+
+    msg_fmt = ('The message bus is unavailable: %(reason)s. Retry in a '
+               'few seconds.')
+    log_each = False
 
 
 class BackendUnavailable(ServiceUnavailable):

@@ -26,6 +26,7 @@ import warnings
 from oslo_log import log
 
 from swconfig.common import config
+from swconfig.common import database_url
 from swconfig.conf import CONF
 
 LOG = log.getLogger(__name__)
@@ -51,9 +52,10 @@ def init_process(argv: list[str],
                  description: str | None = None) -> None:
     """Parse options, choose the backend, set up logging and messaging.
 
-    A bad value of any option registered by then raises
-    cfg.ConfigFileValueError here, not at the first request that reads
-    it; options nothing reads are logged as warnings.
+    A bad value of any option registered by then, or a ``[database]
+    connection`` with an unknown dialect or driver, raises here, not at
+    the first request that reads it; options nothing reads are logged as
+    warnings.
     """
     config.parse_args(argv, default_config_files, description=description)
     _init_backend()
@@ -62,5 +64,6 @@ def init_process(argv: list[str],
     from swconfig.common import rpc
     rpc.init(CONF, default_url=default_transport_url)
     config.check_values(CONF)
+    database_url.check(CONF)
     config.warn_unknown_options(CONF)
     CONF.log_opt_values(LOG, log.DEBUG)

@@ -29,6 +29,7 @@ import os
 import queue
 import socket
 import threading
+import time
 from typing import Any
 
 from oslo_config import cfg
@@ -159,6 +160,9 @@ class CallRunner:
     are stuck, new calls wait in line and fail at their own deadline.
     """
 
+    #: Seconds between the askings of ``run``'s ``interrupt``.
+    INTERRUPT_EVERY = 1.0
+
     def __init__(self, size: int) -> None:
         self.size = max(1, size)
         self._lock = threading.Lock()
@@ -167,19 +171,39 @@ class CallRunner:
         self._threads = 0
         self._pending = 0  # calls queued or running
 
-    def run(self, deadline: float, function: Callable[[], Any]) -> Any:
+    def run(self, deadline: float, function: Callable[[], Any],
+            interrupt: Callable[[], BaseException | None] | None = None
+            ) -> Any:
         """``function()``'s result or exception; ServiceUnavailable when
-        it has not finished after ``deadline`` seconds."""
+        it has not finished after ``deadline`` seconds.
+
+        ``interrupt`` is asked every ``INTERRUPT_EVERY`` seconds while the
+        call runs (a call normally takes milliseconds, so only slow ones
+        ask): an exception it returns ends the wait at once, raised to the
+        caller. The API uses it to give up on a message bus that has gone
+        down, instead of holding the request thread to the deadline.
+        """
         future: futures.Future = futures.Future()
         self._submit(function, future)
-        try:
-            return future.result(timeout=deadline)
-        except futures.TimeoutError:
-            future.cancel()
-            raise exception.ServiceUnavailable(
-                reason=f'no engine answered within {deadline:g} s (the '
-                       f'message bus or every engine is down or busy); '
-                       f'retry later') from None
+        end = time.monotonic() + deadline
+        while True:
+            remaining = end - time.monotonic()
+            try:
+                return future.result(timeout=max(0.0, min(
+                    remaining, self.INTERRUPT_EVERY if interrupt else
+                    remaining)))
+            except futures.TimeoutError:
+                pass
+            if time.monotonic() >= end:
+                future.cancel()
+                raise exception.ServiceUnavailable(
+                    reason=f'no engine answered within {deadline:g} s (the '
+                           f'message bus or every engine is down or busy); '
+                           f'retry later') from None
+            stop = interrupt() if interrupt else None
+            if stop is not None:
+                future.cancel()
+                raise stop
 
     def _submit(self, function: Callable[[], Any],
                 future: futures.Future) -> None:

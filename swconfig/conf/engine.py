@@ -45,6 +45,20 @@ opts = [
                     'down. Casts of agent signals are never retried: the '
                     'engines\' signal sweep applies a signal whose cast '
                     'was lost.'),
+    cfg.IntOpt('heartbeat_interval',
+               default=5,
+               min=1,
+               help='Seconds between the heartbeats each engine records in '
+                    'the database (a row per engine process, removed when '
+                    'it stops cleanly). The API counts an engine as '
+                    'running while its last heartbeat is less than three '
+                    'intervals old, and answers a request that needs an '
+                    'engine 503 with Retry-After at once when none is, '
+                    'instead of after rpc_response_timeout (not while '
+                    '[upgrade_levels] engine pins older engines, which '
+                    'record none). Set the same value for the API servers '
+                    'and the engines, and keep their clocks in sync '
+                    '(NTP).'),
     cfg.IntOpt('idempotency_key_expiry',
                default=86400,
                min=60,

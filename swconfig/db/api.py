@@ -31,6 +31,7 @@ is listed here once:
 * ``request_keys``: the Idempotency-Keys of requests that made
   deployments (``request_key_*``).
 * ``purge``: what finished deployments leave behind (``purge_finished``).
+* ``engine_services``: the engines' heartbeats (``engine_service*``).
 * ``session``: the transaction context and the database's health
   (``reader``, ``writer``, ``ping``, ``is_outage``).
 
@@ -45,6 +46,7 @@ caller's transaction.
 
 from swconfig.db import configs
 from swconfig.db import deployments
+from swconfig.db import engine_services
 from swconfig.db import purge
 from swconfig.db import request_keys
 from swconfig.db import servers
@@ -109,6 +111,12 @@ request_key_get = request_keys.request_key_get
 request_key_purge = request_keys.request_key_purge
 
 purge_finished = purge.purge_finished
+
+engine_service_beat = engine_services.engine_service_beat
+engine_service_prune = engine_services.engine_service_prune
+engine_service_remove = engine_services.engine_service_remove
+engine_services_live = engine_services.engine_services_live
+heartbeat_window = engine_services.heartbeat_window
 
 is_outage = session.is_outage
 ping = session.ping

@@ -228,3 +228,24 @@ class SignalInbox(Base):
     #: signal fetched twice, e.g. by two engines around a takeover, is
     #: stored once. NULL for signals agents sent to swconfig itself.
     source_key = sa.Column(sa.String(255), nullable=True)
+
+
+class EngineService(Base):
+    """A running engine process: its heartbeat, recorded every ``[engine]
+    heartbeat_interval`` seconds and removed when it stops cleanly, tells
+    the API whether any engine can answer a call on ``topic`` before it
+    sends one. ``id`` is the process's own (several engines may share a
+    host); the row of an engine that died stays, its heartbeat ageing,
+    until an engine on the same host and topic starts."""
+
+    __tablename__ = 'engine_service'
+    __table_args__ = (
+        sa.Index(None, 'topic', 'heartbeat_at'),
+    )
+
+    id = sa.Column(sa.String(36), primary_key=True)
+    host = sa.Column(sa.String(255), nullable=False)
+    topic = sa.Column(sa.String(255), nullable=False)
+    pid = sa.Column(sa.Integer, nullable=True)
+    created_at = sa.Column(types.timestamp(), nullable=False)
+    heartbeat_at = sa.Column(types.timestamp(), nullable=False)

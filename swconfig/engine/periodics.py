@@ -45,6 +45,7 @@ from swconfig.db import api as db_api
 from swconfig.engine import actions
 from swconfig.engine import deadlines
 from swconfig.engine import document_push
+from swconfig.engine import heartbeat
 from swconfig.engine import signals
 from swconfig.transports import base
 
@@ -141,6 +142,7 @@ class DocumentPush(base.SharedTask):
 def table() -> list[base.PeriodicTask]:
     """The background work of this configuration."""
     tasks: list[base.PeriodicTask] = [
+        heartbeat.BEAT,
         Every('signal-sweep', lambda: CONF.agent.signal_sweep_interval,
               signals.sweep),
         Timeouts(),

@@ -62,6 +62,7 @@ from swconfig.common import exception
 from swconfig.common import rpc
 from swconfig.common.context import RequestContext
 from swconfig.conf import CONF
+from swconfig.engine import availability
 
 RPC_API_VERSION = '1.7'
 LOG = log.getLogger(__name__)
@@ -130,6 +131,9 @@ class EngineAPI:
             retry=CONF.engine.rpc_send_retries)
         # At most one helper per request thread of an API worker.
         self.runner = rpc.CallRunner(CONF.api.threads)
+        # Older engines record no heartbeats: under a pin, none counts.
+        self.availability = availability.Availability(
+            target.topic, check_engines=self.version_cap is None)
 
     def _version(self, feature: str, *versions: str) -> str:
         """The first of ``versions`` (newest first, each a form of the
@@ -145,12 +149,15 @@ class EngineAPI:
 
     def _call(self, context: RequestContext, method: str, version: str,
               **kwargs: Any) -> Any:
-        """The engine's answer, or 503 within rpc_response_timeout.
+        """The engine's answer, or 503 within rpc_response_timeout: at
+        once when no engine runs or the bus is known down
+        (``availability``).
 
         The client's timeout bounds only the wait for the reply; the
         runner also bounds handing the call to the message bus, which
         otherwise may wait for as long as the broker is down.
         """
+        self.availability.check()
         # at_least_once: when no engine queue is bound (no engine running,
         # or just after a broker restart) fail at once with 503 instead of
         # waiting for the reply timeout on a message nobody will read.
@@ -169,7 +176,12 @@ class EngineAPI:
                 raise exception.MessagingUnavailable(
                     reason=f'{type(exc).__name__}: {exc}') from exc
 
-        return self.runner.run(timeout, call)
+        try:
+            return self.runner.run(timeout, call,
+                                   interrupt=self.availability.interrupt)
+        except exception.MessagingUnavailable:
+            self.availability.bus_failed()
+            raise
 
     def create_software_config(self, context: RequestContext, name: str | None,
                                group: str | None, config: Any,

@@ -27,6 +27,7 @@ from swconfig.common import rpc
 from swconfig.common import signing
 from swconfig.conf import CONF
 from swconfig.engine import coordination
+from swconfig.engine import heartbeat
 from swconfig.engine import manager
 from swconfig.engine import periodics
 from swconfig.engine import rpcapi
@@ -74,6 +75,9 @@ class EngineService(service.Service):
         self._server = rpc.get_server(target, [self.manager],
                                       executor=executor)
         self._listening.clear()
+        # Before it listens: once "listening on topic" is logged, the API
+        # counts this engine as running.
+        heartbeat.BEAT.start(self.host)
         # oslo.messaging connects for as long as the broker is down, and
         # its stop() waits for that: connect on a thread of its own.
         threading.Thread(target=self._start_server, args=(self._server,),
@@ -102,6 +106,8 @@ class EngineService(service.Service):
         if self._periodics is not None:
             self._periodics.stop()
             self._periodics = None
+        # The API stops counting this engine at once.
+        heartbeat.BEAT.stop()
         # Leaving the group hands this engine's items over at once.
         coordination.get().stop()
         if self._server is not None:

@@ -20,7 +20,12 @@ database. While the broker is stopped (``rabbitmqctl stop_app``):
 
 * a request that needs an engine answers 503 with Retry-After within
   ``[engine] rpc_response_timeout`` (plus a margin), never hangs until the
-  broker returns;
+  broker returns; once one has failed, the next ones are answered at
+  once (the broker refuses connections);
+
+while the broker is frozen (SIGSTOP: it accepts connections and answers
+nothing, so requests do wait):
+
 * with 40 such requests in flight, the agents' metadata polls and signals
   still answer promptly: at most ``[api] max_concurrent_project_requests``
   project requests hold a request thread, the others are refused at once;
@@ -187,10 +192,21 @@ def test_outage_bounded_and_agents_served(outage, project):
 
     broker.stop_app()
     try:
-        # (1) One creation: 503 with Retry-After, in time.
+        # (1) One creation: 503 with Retry-After, in time; the next ones
+        # at once, the bus being known down.
         reply, started, ended = _create_config(stack.base_url, project)
         _assert_unavailable(reply, ended - started, stack.log_tail())
+        for _ in range(3):
+            reply, started, ended = _create_config(stack.base_url, project)
+            _assert_unavailable(reply, ended - started, stack.log_tail())
+            assert ended - started < PROMPT, reply.text
+            assert 'message bus is unavailable' in reply.text, reply.text
+    finally:
+        broker.start_app()
+    _wait_until_created(stack.base_url, project, stack.log_tail)
 
+    broker.freeze()
+    try:
         # (2) Forty creations at once; as soon as one is refused by the
         # concurrency bound, the others fill every project slot.
         with concurrent.futures.ThreadPoolExecutor(CREATIONS) as pool:
@@ -230,7 +246,7 @@ def test_outage_bounded_and_agents_served(outage, project):
         refused = sum('project requests' in r.text for r, _, _ in results)
         assert CREATIONS - THREADS <= refused < CREATIONS, context
     finally:
-        broker.start_app()
+        broker.thaw()
 
     # (3) The broker is back: creations work again, and the signals
     # stored during the outage are applied.

@@ -199,3 +199,60 @@ def test_purge_refuses_a_database_not_at_head(config_file):
     result = run_manage(config_file, 'purge', '--older-than', '30')
     assert result.returncode == 1, result.stdout + result.stderr
     assert 'swconfig-manage db sync' in result.stderr
+
+
+def _one_line_error(result: subprocess.CompletedProcess) -> str:
+    assert result.returncode != 0, result.stdout + result.stderr
+    assert 'Traceback' not in result.stderr, result.stderr
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith('swconfig-manage: error: '), lines[0]
+    return lines[0]
+
+
+def test_db_sync_creates_the_directory_of_a_sqlite_file(tmp_path):
+    database = tmp_path / 'not' / 'there' / 'yet' / 'swconfig.sqlite'
+    config_file = processes.write_config(
+        str(tmp_path / 'swconfig.conf'),
+        {'database': {'connection': f'sqlite:///{database}'}})
+    assert manage(config_file, 'db', 'sync') == (
+        f'Database is at revision {migration.heads()[0]}')
+    assert database.is_file()
+    assert oct(database.parent.stat().st_mode & 0o777) == oct(0o700)
+    assert manage(config_file, 'db', 'version') == migration.heads()[0]
+
+
+def test_db_sync_says_when_the_sqlite_directory_cannot_be_made(tmp_path):
+    blocker = tmp_path / 'a-file'
+    blocker.write_text('')
+    config_file = processes.write_config(
+        str(tmp_path / 'swconfig.conf'),
+        {'database': {'connection': f'sqlite:///{blocker}/db/x.sqlite'}})
+    line = _one_line_error(run_manage(config_file, 'db', 'sync'))
+    assert f'Cannot create {blocker}/db' in line
+    assert f'[database] connection in {config_file}' in line
+    assert 'Not a directory' in line
+
+
+@pytest.mark.parametrize('command', [['db', 'sync'], ['db', 'version'],
+                                     ['purge', '--older-than', '3']])
+def test_unknown_dialect_is_one_line_naming_the_option(tmp_path, command):
+    config_file = processes.write_config(
+        str(tmp_path / 'swconfig.conf'), {'database': {
+            'connection': 'mysq+pymysql://root:secret@127.0.0.1/x'}})
+    result = run_manage(config_file, *command)
+    line = _one_line_error(result)
+    assert f'[database] connection in {config_file}' in line
+    assert "unknown database dialect 'mysq+pymysql'" in line
+    assert 'secret' not in line
+    assert result.returncode == 2
+
+
+def test_unreachable_database_is_one_line(tmp_path):
+    config_file = processes.write_config(
+        str(tmp_path / 'swconfig.conf'), {'database': {
+            'connection': f'mysql+pymysql://root@{processes.HOST}:'
+                          f'{processes.free_port()}/swconfig'}})
+    line = _one_line_error(run_manage(config_file, 'db', 'sync'))
+    assert 'The database of [database] connection' in line
+    assert 'cannot be used' in line and "Can't connect" in line

@@ -122,6 +122,23 @@ def test_bad_option_value_names_option_and_file(tmp_path, sections):
     assert result.returncode == 2
 
 
+@pytest.mark.parametrize('script', ['swconfig-api', 'swconfig-engine',
+                                    'swconfig-all'])
+def test_unknown_database_dialect_is_one_line_naming_the_option(
+        tmp_path, sections, script):
+    """A typo in the dialect used to pass start-up and fail at the first
+    query: a traceback, or a 500 on every request."""
+    sections['database'] = {
+        'connection': 'mysq+pymysql://swconfig:secret@127.0.0.1/swconfig'}
+    config_file = write(tmp_path, sections)
+    result = run(script, config_file)
+    line = the_error(result, script)
+    assert f'[database] connection in {config_file}' in line
+    assert "'mysq+pymysql'" in line and 'mysql+pymysql' in line
+    assert 'secret' not in line
+    assert result.returncode == 2
+
+
 def test_missing_config_file_is_one_line(tmp_path):
     missing = str(tmp_path / 'nowhere.conf')
     result = run('swconfig-engine', missing)

@@ -86,7 +86,10 @@ def exception_response(exc: BaseException,
         exc = unavailable
     if isinstance(exc, exception.SwconfigException):
         if exc.code >= 500 and unavailable is None:
-            LOG.error('Request failed: %s', exc)
+            if getattr(exc, 'log_each', True):
+                LOG.error('Request failed: %s', exc)
+            else:  # its source logged the outage once
+                LOG.debug('Request refused: %s', exc)
         return error_response(exc.code, exc.type_name, exc.message,
                               headers=exc.headers)
     LOG.error('Unexpected error while serving the request', exc_info=exc)

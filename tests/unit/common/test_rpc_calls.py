@@ -64,6 +64,34 @@ def test_deadline_bounds_a_call_that_hangs(release):
     assert 'within 2 s' in caught.value.message
 
 
+def test_an_interrupt_ends_the_wait_of_a_slow_call(release, monkeypatch):
+    """Asked once a second while a call runs; what it returns is raised
+    at once, long before the deadline."""
+    monkeypatch.setattr(rpc.CallRunner, 'INTERRUPT_EVERY', 0.2)
+    runner = rpc.CallRunner(1)
+    asked = []
+    down = exception.MessagingUnavailable(reason='refused')
+
+    def interrupt():
+        asked.append(time.monotonic())
+        return down if len(asked) == 3 else None
+
+    started = time.monotonic()
+    with pytest.raises(exception.MessagingUnavailable) as caught:
+        runner.run(30, lambda: release.wait(60), interrupt=interrupt)
+    assert caught.value is down
+    assert len(asked) == 3
+    assert 0.5 <= time.monotonic() - started < 3
+
+
+def test_a_fast_call_never_asks_the_interrupt():
+    runner = rpc.CallRunner(1)
+    asked = []
+    assert runner.run(5, lambda: 42,
+                      interrupt=lambda: asked.append(1)) == 42
+    assert asked == []
+
+
 def test_a_call_queued_past_its_deadline_never_runs(release):
     """With every helper stuck, a new call waits in line, fails at its
     deadline, and is dropped: it must not reach an engine later (its

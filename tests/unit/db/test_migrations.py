@@ -301,6 +301,14 @@ ROWS_AT = {
              'timeout_at': None, 'triggered_from': 'deployment-3'},
         ],
     },
+    '4f6a2c8e1d37': {
+        'engine_service': [
+            {'id': '6f1c2d3e-0000-4000-8000-000000000001',
+             'host': 'engine-ü-1', 'topic': 'swconfig-engine', 'pid': 4242,
+             'created_at': T0 + 10 * SECOND,
+             'heartbeat_at': T0 + 11 * SECOND},
+        ],
+    },
 }
 
 

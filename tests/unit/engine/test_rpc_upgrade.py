@@ -36,6 +36,7 @@ from swconfig.common import deployment_request
 from swconfig.common import exception
 from swconfig.common import rpc
 from swconfig.conf import CONF
+from swconfig.engine import availability
 from swconfig.engine import rpcapi
 from swconfig.engine import service as engine_service
 
@@ -143,6 +144,17 @@ CASES = [(case, cap) for case in EXPECTED for cap in CAPS]
 
 def _allowed(cap: str | None, version: str) -> bool:
     return messaging_utils.version_is_compatible(cap, version)
+
+
+@pytest.fixture(autouse=True)
+def engines_running(monkeypatch):
+    """Every engine these tests call runs and the bus is up: what
+    ``availability`` says before a call is tested in
+    test_availability.py."""
+    monkeypatch.setattr(availability.Availability, 'check',
+                        lambda self: None)
+    monkeypatch.setattr(availability.Availability, 'interrupt',
+                        lambda self: None)
 
 
 @pytest.fixture

@@ -29,6 +29,7 @@ from swconfig.common import deployment_request
 from swconfig.common import exception
 from swconfig.common import rpc
 from swconfig.conf import CONF
+from swconfig.engine import availability
 from swconfig.engine import deployments
 from swconfig.engine import manager
 from swconfig.engine import rpcapi
@@ -98,6 +99,17 @@ def test_signatures_match(name):
 
 
 # -- what the client puts on the wire (only the RPC client is faked) ---------
+
+@pytest.fixture(autouse=True)
+def engines_running(monkeypatch):
+    """Every engine these tests call runs and the bus is up: what
+    ``availability`` says before a call is tested in
+    test_availability.py."""
+    monkeypatch.setattr(availability.Availability, 'check',
+                        lambda self: None)
+    monkeypatch.setattr(availability.Availability, 'interrupt',
+                        lambda self: None)
+
 
 @pytest.fixture
 def client(monkeypatch):

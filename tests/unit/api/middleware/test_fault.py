@@ -299,3 +299,22 @@ def test_backend_outages_are_503_with_retry_after(error, message):
 def test_no_engine_answers_503_with_retry_after():
     response = _call(_raising(messaging.MessagingTimeout('no reply')))
     assert response.headers['Retry-After'] == '5'
+
+
+@pytest.mark.parametrize('exc, logged_each', [
+    (exception.MessagingUnavailable(reason='refused'), True),
+    (exception.MessageBusDown(reason='refused'), False),
+    (exception.NoEngineRunning(topic='t', window='15'), False),
+])
+def test_refusals_logged_once_per_outage_are_not_errors_each_time(
+        exc, logged_each, caplog):
+    """A storm of writes refused because no engine runs or the bus is
+    down would write an error line per request; the outage itself is
+    logged once, where it is found."""
+    with caplog.at_level('DEBUG', logger=fault.__name__):
+        response = _call(_raising(exc), method='POST')
+    assert response.status_int == 503
+    assert response.headers['Retry-After'] == '5'
+    assert _error_body(response)['error']['type'] == 'ServiceUnavailable'
+    errors = [r for r in caplog.records if r.levelname == 'ERROR']
+    assert len(errors) == (1 if logged_each else 0), caplog.text
