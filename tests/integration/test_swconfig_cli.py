@@ -29,6 +29,7 @@ import json
 import os
 import pathlib
 import subprocess
+import sys
 import threading
 import time
 import uuid
@@ -39,6 +40,11 @@ from tests.fixtures import agent_stacks
 from tests.fixtures import agents
 from tests.fixtures import processes
 
+#: Runs the rest of its arguments with SIGINT's default disposition.
+AS_FROM_A_TERMINAL = (
+    sys.executable, '-c',
+    'import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); '
+    'os.execv(sys.argv[1], sys.argv[1:])')
 CLI_TIMEOUT = 120
 
 HELLO_SCRIPT = '#!/bin/sh\necho "hello $name" > $heat_outputs_path.greeting\n'
@@ -124,9 +130,13 @@ class Cli:
         return Run(done.returncode, done.stdout, done.stderr)
 
     def start(self, *args: object) -> subprocess.Popen:
-        """A command that runs while the test drives the agent."""
-        return subprocess.Popen(self.command(args), cwd=self.workdir,
-                                env=self.env, stdout=subprocess.PIPE,
+        """A command that runs while the test drives the agent, with
+        Ctrl-C's default disposition, as a shell in a terminal starts it
+        (a CI job started in the background ignores SIGINT, and every
+        process it starts inherits that)."""
+        return subprocess.Popen([*AS_FROM_A_TERMINAL, *self.command(args)],
+                                cwd=self.workdir, env=self.env,
+                                stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, text=True)
 
     @staticmethod
