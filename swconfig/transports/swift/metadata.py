@@ -21,28 +21,17 @@ reason for polling Swift). The URL is signed locally and stays the same
 for the server's life (``[swift] temp_url_expiry``).
 """
 
-from oslo_config import cfg
 
 from swconfig.common import exception
 from swconfig.conf import CONF
 from swconfig.transports import base
 from swconfig.transports.swift import client
-from swconfig.transports.swift import options
+from swconfig.transports.swift import service
 
 
-class PollTempUrlTransport(base.MetadataTransport):
+class PollTempUrlTransport(service.SwiftTransport, base.MetadataTransport):
     name = 'POLL_TEMP_URL'
     pushes_document = True
-
-    @classmethod
-    def list_opts(cls) -> list[tuple[cfg.OptGroup, list[cfg.Opt]]]:
-        return options.list_opts()
-
-    def missing_configuration(self) -> str | None:
-        return client.missing_configuration()
-
-    def service_problem(self) -> str | None:
-        return client.service_problem()
 
     def collector_settings(self, server: dict) -> dict:
         url = client.temp_url(client.metadata_container(), server['id'],

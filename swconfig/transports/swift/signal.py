@@ -26,7 +26,6 @@ own account instead, read when the deployment is shown
 
 from typing import Any
 
-from oslo_config import cfg
 from oslo_log import log
 
 from swconfig.common import exception
@@ -34,8 +33,8 @@ from swconfig.common.context import RequestContext
 from swconfig.transports import base
 from swconfig.transports.swift import client
 from swconfig.transports.swift import client_derived
-from swconfig.transports.swift import options
 from swconfig.transports.swift import poller
+from swconfig.transports.swift import service
 
 LOG = log.getLogger(__name__)
 
@@ -44,18 +43,8 @@ def object_name(deployment_id: str, action_revision: int) -> str:
     return f'{deployment_id}/{action_revision}'
 
 
-class TempUrlSignalTransport(base.SignalTransport):
+class TempUrlSignalTransport(service.SwiftTransport, base.SignalTransport):
     name = 'TEMP_URL_SIGNAL'
-
-    @classmethod
-    def list_opts(cls) -> list[tuple[cfg.OptGroup, list[cfg.Opt]]]:
-        return options.list_opts()
-
-    def missing_configuration(self) -> str | None:
-        return client.missing_configuration()
-
-    def service_problem(self) -> str | None:
-        return client.service_problem()
 
     def periodic_tasks(self, sink: base.SignalSink
                        ) -> list[base.PeriodicTask]:

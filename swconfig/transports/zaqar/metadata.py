@@ -24,32 +24,20 @@ URL, and the operator or user adds the credentials.
 
 import json
 
-from oslo_config import cfg
-
 from swconfig.common import exception
 from swconfig.conf import CONF
 from swconfig.transports import base
 from swconfig.transports.zaqar import client
-from swconfig.transports.zaqar import options
+from swconfig.transports.zaqar import service
 
 
 def queue_for(server_id: str) -> str:
     return client.queue_name('m', server_id)
 
 
-class ZaqarMessageTransport(base.MetadataTransport):
+class ZaqarMessageTransport(service.ZaqarTransport, base.MetadataTransport):
     name = 'ZAQAR_MESSAGE'
     pushes_document = True
-
-    @classmethod
-    def list_opts(cls) -> list[tuple[cfg.OptGroup, list[cfg.Opt]]]:
-        return options.list_opts()
-
-    def missing_configuration(self) -> str | None:
-        return client.missing_configuration()
-
-    def service_problem(self) -> str | None:
-        return client.service_problem()
 
     def collector_settings(self, server: dict) -> dict:
         settings = {'queue_id': queue_for(server['id']),

@@ -40,7 +40,6 @@ agent posts.
 
 import json
 
-from oslo_config import cfg
 from oslo_log import log
 
 from swconfig.common import exception
@@ -48,27 +47,17 @@ from swconfig.conf import CONF
 from swconfig.transports import base
 from swconfig.transports.zaqar import client
 from swconfig.transports.zaqar import consumer
-from swconfig.transports.zaqar import options
+from swconfig.transports.zaqar import service
 
 LOG = log.getLogger(__name__)
 
 
-class ZaqarSignalTransport(base.SignalTransport):
+class ZaqarSignalTransport(service.ZaqarTransport, base.SignalTransport):
     name = 'ZAQAR_SIGNAL'
-
-    @classmethod
-    def list_opts(cls) -> list[tuple[cfg.OptGroup, list[cfg.Opt]]]:
-        return options.list_opts()
 
     def periodic_tasks(self, sink: base.SignalSink
                        ) -> list[base.PeriodicTask]:
         return [consumer.SignalConsumer(self.name, sink)]
-
-    def missing_configuration(self) -> str | None:
-        return client.missing_configuration()
-
-    def service_problem(self) -> str | None:
-        return client.service_problem()
 
     def signal_inputs(self, server: dict, deployment_id: str,
                       action_revision: int) -> list[dict]:

@@ -1,0 +1,36 @@
+# Copyright 2026 swconfig developers
+#
+#    Licensed under the Apache License, Version 2.0 (the "License"); you may
+#    not use this file except in compliance with the License. You may obtain
+#    a copy of the License at
+#
+#         http://www.apache.org/licenses/LICENSE-2.0
+#
+#    Unless required by applicable law or agreed to in writing, software
+#    distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+#    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+#    License for the specific language governing permissions and limitations
+#    under the License.
+
+"""What both Zaqar transports share: swconfig's Zaqar (``[zaqar]``), its
+options and its health, declared once for the signal and the metadata
+plugin."""
+
+from oslo_config import cfg
+
+from swconfig.transports.zaqar import client
+from swconfig.transports.zaqar import options
+
+
+class ZaqarTransport:
+    """Mixed into both plugins ahead of their ``base`` class."""
+
+    @classmethod
+    def list_opts(cls) -> list[tuple[cfg.OptGroup, list[cfg.Opt]]]:
+        return options.list_opts()
+
+    def missing_configuration(self) -> str | None:
+        return client.missing_configuration()
+
+    def service_problem(self) -> str | None:
+        return client.service_problem()
