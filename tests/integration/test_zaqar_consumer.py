@@ -48,6 +48,7 @@ from swconfig.transports.zaqar import consumer as zaqar_consumer
 from swconfig.transports.zaqar import metadata as zaqar_message
 from tests.fixtures.waiting import wait_for
 from tests.fixtures.zaqar_service import post_as_agent as agent_post
+from tests.fixtures.zaqar_service import queue_names
 from tests.fixtures.zaqar_service import zaqar  # noqa: F401 - fixture
 
 OUTPUTS = [{'name': 'result', 'type': 'String'}]
@@ -111,19 +112,6 @@ def message_count(zaqar, queue):  # noqa: F811
     reply = zaqar.request('GET', f'queues/{queue}/stats')
     assert reply.status_code == 200, reply.text
     return reply.json()['messages']['total']
-
-
-def queue_names(zaqar):  # noqa: F811
-    names, marker = set(), None
-    while True:
-        params = {'limit': 20, **({'marker': marker} if marker else {})}
-        reply = zaqar.request('GET', 'queues', params=params)
-        assert reply.status_code == 200, reply.text
-        page = [queue['name'] for queue in reply.json()['queues']]
-        if not page:
-            return names
-        names.update(page)
-        marker = page[-1]
 
 
 def deployment_now(deployment):

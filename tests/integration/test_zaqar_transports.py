@@ -31,6 +31,7 @@ from tests.fixtures import agent_stacks
 from tests.fixtures import services
 from tests.fixtures.waiting import wait_for
 from tests.fixtures.zaqar_service import post_as_agent as agent_post
+from tests.fixtures.zaqar_service import queue_names
 
 SCRIPT = '#!/bin/sh\necho hi\n'
 OUTPUTS = [{'name': 'result', 'type': 'String'}]
@@ -57,20 +58,6 @@ def stack(zaqar, tmp_path_factory):
 def inputs_of(stack, project, deployment):
     derived = stack.derived_config(project, deployment['config_id'])
     return {item['name']: item.get('value') for item in derived['inputs']}
-
-
-def queue_names(zaqar):
-    """Every queue of the project, page by page (20 at most each)."""
-    names, marker = set(), None
-    while True:
-        params = {'limit': 20, **({'marker': marker} if marker else {})}
-        reply = zaqar.request('GET', 'queues', params=params)
-        assert reply.status_code == 200, reply.text
-        page = [queue['name'] for queue in reply.json()['queues']]
-        if not page:
-            return names
-        names.update(page)
-        marker = page[-1]
 
 
 def test_signal_posted_to_the_queue_completes_the_deployment(
