@@ -19,6 +19,9 @@
     swconfig-manage purge --older-than DAYS
                                  remove processed signals and events older
                                  than DAYS of finished deployments
+    swconfig-manage heat-plugin-path
+                                 print the directory heat.conf plugin_dirs
+                                 names to load the OS::Swconfig::* types
 """
 
 import argparse
@@ -68,6 +71,13 @@ def do_purge() -> None:
           f'{days} day(s)')
 
 
+def do_heat_plugin_path() -> None:
+    """Print where Heat finds the resource plug-in (no configuration and
+    no database needed: run it on the Heat host)."""
+    from swconfig.heat import resources
+    print(resources.plugin_dir())
+
+
 def positive_days(text: str) -> int:
     """A number of days of at least 1 (argparse type)."""
     try:
@@ -100,6 +110,13 @@ def add_command_parsers(subparsers) -> None:
              'at least 1): signals processed and events recorded before '
              'then.')
     purge.set_defaults(func=do_purge)
+    plugin_path = subparsers.add_parser(
+        'heat-plugin-path',
+        help='Print the directory holding the OS::Swconfig::* Heat '
+             'resource types: the value for heat.conf [DEFAULT] '
+             'plugin_dirs.')
+    plugin_path.set_defaults(func=do_heat_plugin_path,
+                             needs_database=False)
 
 
 command_opt = cfg.SubCommandOpt('command', title='Commands',
@@ -110,6 +127,9 @@ command_opt = cfg.SubCommandOpt('command', title='Commands',
 def _run() -> None:
     CONF.register_cli_opt(command_opt)
     config.parse_args(sys.argv, description=__doc__.splitlines()[0])
+    if not getattr(CONF.command, 'needs_database', True):
+        CONF.command.func()
+        return
     database_url.check()
     from swconfig.db import session
     try:

@@ -24,6 +24,9 @@ are imported, so no other layer names a transport. ``cmd`` is the top:
 it starts the API and the engine, and nothing else imports it. ``cli``
 (the ``swconfig`` command) stands apart: a REST client, it imports only
 ``common`` and ``swconfig.version``, and nothing else imports it.
+``heat`` (the Heat resource plug-in) is a REST client too, loaded by Heat:
+it imports only itself, and nothing imports it but ``cmd`` (which prints
+its directory for heat.conf).
 """
 
 import ast
@@ -76,6 +79,12 @@ def violations(imports: dict[str, set[str]]) -> list[str]:
                              f'and transports.base are imported')
             if used == 'cli' and layer != 'cli':
                 found.append(f'{line}: only cli imports cli')
+            if used == 'heat' and layer not in ('heat', 'cmd'):
+                found.append(f'{line}: only heat (and cmd, which prints '
+                             f'its path) imports heat')
+            if layer == 'heat' and used != 'heat':
+                found.append(f'{line}: the Heat plug-in calls the REST API '
+                             f'and imports only swconfig.heat')
             if layer == 'cli' and used not in CLI_MAY_USE:
                 found.append(f'{line}: cli calls the REST API and imports '
                              f'only cli, common and swconfig.version')
@@ -172,6 +181,11 @@ def test_imports_only_go_downwards():
      'only api imports api'),
     ('swconfig.conf.agent', 'swconfig.transports',
      'conf imports nothing from transports'),
+    ('swconfig.heat.resources.software_deployment', 'swconfig.db.api',
+     'the Heat plug-in calls the REST API'),
+    ('swconfig.heat.client', 'swconfig.cli.client',
+     'the Heat plug-in calls the REST API'),
+    ('swconfig.api.app', 'swconfig.heat.client', 'only heat'),
 ])
 def test_each_rule_catches_its_violation(module, target, rule):
     found = violations({module: {target}})
