@@ -34,7 +34,7 @@ from keystoneauth1 import session as ks_session
 from openstack import config as os_config
 from openstack import exceptions as sdk_exceptions
 
-from swconfig.cli import client as api_client
+from swconfig.client import rest as api_client
 
 #: The catalog type swconfig registers under (doc/source/admin/keystone.rst).
 SERVICE_TYPE = 'orchestration'
@@ -92,11 +92,11 @@ def make_client(loader: os_config.OpenStackConfig,
             region_name=cloud.get_region_name(SERVICE_TYPE))
     except (ks_exceptions.ClientException,
             sdk_exceptions.SDKException) as error:
-        raise api_client.CommandError(
+        raise api_client.ClientError(
             f'Cannot connect: {_one_line(error)}; {_HOW_TO_CONNECT}.'
         ) from error
     if not endpoint:
-        raise api_client.CommandError(
+        raise api_client.ClientError(
             f'No swconfig endpoint ({service_type}) in the catalog; '
             f'{_HOW_TO_CONNECT}.')
     return api_client.Client(session, endpoint)

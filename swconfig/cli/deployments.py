@@ -22,9 +22,9 @@ from cliff import command
 from cliff import lister
 from cliff import show
 
-from swconfig.cli import client as api_client
 from swconfig.cli import views
 from swconfig.cli import waiting
+from swconfig.client import rest as api_client
 from swconfig.common import states
 
 LOG = logging.getLogger(__name__)
@@ -206,7 +206,7 @@ class TriggerDeployment(_OneDeployment):
         trigger's first event records it; ``-q`` silences it."""
         try:
             events = self.app.client.deployment_events(trigger['id'])
-        except api_client.CommandError as error:
+        except api_client.ClientError as error:
             LOG.debug('Events of trigger %s not read: %s', trigger['id'],
                       error)
             return
@@ -269,7 +269,7 @@ class DeleteDeployments(command.Command):
         for deployment_id in parsed_args.deployment_ids:
             try:
                 running = self.app.client.deployment_delete(deployment_id)
-            except api_client.CommandError as error:
+            except api_client.ClientError as error:
                 LOG.error('%s: %s', deployment_id, error)
                 failed += 1
                 continue
@@ -317,7 +317,7 @@ class ShowOutput(show.ShowOne):
             deployment = client.deployment_show(parsed_args.deployment_id)
             outputs = deployment.get('output_values') or {}
             if not outputs:
-                raise api_client.CommandError(_no_outputs(deployment))
+                raise api_client.ClientError(_no_outputs(deployment))
             return views.one(outputs, ())
         answer = client.deployment_output(parsed_args.deployment_id,
                                           parsed_args.output)

@@ -22,12 +22,12 @@ from cliff import app
 from cliff import commandmanager
 
 from swconfig import version
-from swconfig.cli import client as api_client
 from swconfig.cli import cloud
 from swconfig.cli import configs
 from swconfig.cli import deployments
 from swconfig.cli import servers
 from swconfig.cli import signalling
+from swconfig.client import rest as api_client
 
 #: Every command, spelled as the user types it (no entry points: the table
 #: is the documentation's list).

@@ -21,12 +21,13 @@ included), so the rules stay true as the code grows. A transport is one
 package that owns all it does: outside ``transports`` only the loader
 (``swconfig.transports``) and the contracts (``swconfig.transports.base``)
 are imported, so no other layer names a transport. ``cmd`` is the top:
-it starts the API and the engine, and nothing else imports it. ``cli``
-(the ``swconfig`` command) stands apart: a REST client, it imports only
-``common`` and ``swconfig.version``, and nothing else imports it.
-``heat`` (the Heat resource plug-in) is a REST client too, loaded by Heat:
-it imports only itself, and nothing imports it but ``cmd`` (which prints
-its directory for heat.conf).
+it starts the API and the engine, and nothing else imports it. The REST
+clients stand apart: ``client`` (the API's requests as Python calls)
+imports nothing else of swconfig; ``cli`` (the ``swconfig`` command)
+imports only ``client``, ``common`` and ``swconfig.version``; ``heat`` (the
+Heat resource plug-in, loaded by Heat) imports only ``client``. Only they
+import ``client``; nothing imports ``cli``, and only ``cmd`` (which prints
+its directory for heat.conf) imports ``heat``.
 """
 
 import ast
@@ -38,7 +39,8 @@ import swconfig
 
 PACKAGE_DIR = pathlib.Path(swconfig.__file__).parent
 LOW_LEVEL = ('db', 'common', 'conf', 'transports', 'policies')
-CLI_MAY_USE = ('cli', 'common', 'version')
+CLI_MAY_USE = ('cli', 'client', 'common', 'version')
+HEAT_MAY_USE = ('heat', 'client')
 
 
 def _package(module: str) -> str:
@@ -82,12 +84,19 @@ def violations(imports: dict[str, set[str]]) -> list[str]:
             if used == 'heat' and layer not in ('heat', 'cmd'):
                 found.append(f'{line}: only heat (and cmd, which prints '
                              f'its path) imports heat')
-            if layer == 'heat' and used != 'heat':
+            if layer == 'heat' and used not in HEAT_MAY_USE:
                 found.append(f'{line}: the Heat plug-in calls the REST API '
-                             f'and imports only swconfig.heat')
+                             f'and imports only heat and client')
+            if layer == 'client' and used != 'client':
+                found.append(f'{line}: client imports nothing else of '
+                             f'swconfig')
+            if used == 'client' and layer not in ('client', 'cli', 'heat'):
+                found.append(f'{line}: only the REST clients (cli, heat) '
+                             f'import client')
             if layer == 'cli' and used not in CLI_MAY_USE:
                 found.append(f'{line}: cli calls the REST API and imports '
-                             f'only cli, common and swconfig.version')
+                             f'only cli, client, common and '
+                             f'swconfig.version')
     return found
 
 
@@ -166,7 +175,7 @@ def test_imports_only_go_downwards():
     ('swconfig.cmd.all', 'swconfig.cli.main', 'only cli imports cli'),
     ('swconfig.cli.deployments', 'swconfig.engine.rpcapi',
      'cli calls the REST API'),
-    ('swconfig.cli.client', 'swconfig.db.api', 'cli calls the REST API'),
+    ('swconfig.cli.configs', 'swconfig.db.api', 'cli calls the REST API'),
     ('swconfig.cli.main', 'swconfig.conf.CONF', 'cli calls the REST API'),
     ('swconfig.engine.service', 'swconfig.transports.swift.poller',
      'outside transports only the loader'),
@@ -183,9 +192,15 @@ def test_imports_only_go_downwards():
      'conf imports nothing from transports'),
     ('swconfig.heat.resources.software_deployment', 'swconfig.db.api',
      'the Heat plug-in calls the REST API'),
-    ('swconfig.heat.client', 'swconfig.cli.client',
+    ('swconfig.heat.client_plugin', 'swconfig.cli.main',
      'the Heat plug-in calls the REST API'),
-    ('swconfig.api.app', 'swconfig.heat.client', 'only heat'),
+    ('swconfig.heat.client_plugin', 'swconfig.common.urls',
+     'the Heat plug-in calls the REST API'),
+    ('swconfig.api.app', 'swconfig.heat.client_plugin', 'only heat'),
+    ('swconfig.client.rest', 'swconfig.common.urls',
+     'client imports nothing else'),
+    ('swconfig.engine.service', 'swconfig.client.rest',
+     'only the REST clients'),
 ])
 def test_each_rule_catches_its_violation(module, target, rule):
     found = violations({module: {target}})
@@ -206,6 +221,9 @@ def test_allowed_imports_pass():
         'swconfig.transports.swift.poller': {
             'swconfig.transports.swift.client', 'swconfig.db.api'},
         'swconfig.db.api': {'swconfig.common.exception'},
-        'swconfig.cli.main': {'swconfig.cli.client', 'swconfig.version',
+        'swconfig.cli.main': {'swconfig.client.rest', 'swconfig.version',
                               'swconfig.common.states'},
+        'swconfig.heat.resources.software_deployment': {
+            'swconfig.heat.client_plugin', 'swconfig.client.rest'},
+        'swconfig.cmd.manage': {'swconfig.heat.resources'},
     }) == []

@@ -19,7 +19,7 @@ import json
 import pytest
 import requests
 
-from swconfig.cli import client
+from swconfig.client import rest as client
 
 
 def _reply(status: int, body: object,
@@ -32,26 +32,29 @@ def _reply(status: int, body: object,
     return reply
 
 
-@pytest.mark.parametrize('reply, expected', [
+@pytest.mark.parametrize('reply, expected, error_type', [
     (_reply(404, {'code': 404, 'title': 'Not Found',
                   'explanation': 'The resource could not be found.',
                   'error': {'type': 'NotFound', 'traceback': None,
                             'message': 'Deployment with id x not found'}}),
-     'Not Found (HTTP 404): Deployment with id x not found'),
+     'Not Found (HTTP 404): Deployment with id x not found', 'NotFound'),
     # Heat leaves "message" out for some errors: the explanation then.
     (_reply(400, {'code': 400, 'title': 'Bad Request',
                   'explanation': 'The server could not comply.',
                   'error': {'type': 'ValueError', 'traceback': None}}),
-     'Bad Request (HTTP 400): The server could not comply.'),
+     'Bad Request (HTTP 400): The server could not comply.', 'ValueError'),
     (_reply(502, b'<html>bad gateway</html>', 'Bad Gateway'),
-     'Bad Gateway (HTTP 502): <html>bad gateway</html>'),
+     'Bad Gateway (HTTP 502): <html>bad gateway</html>', None),
 ])
-def test_error_message(reply, expected):
-    assert client._error_message(reply) == expected
+def test_error_message(reply, expected, error_type):
+    refusal = client._refusal(reply)
+    assert str(refusal) == expected
+    assert refusal.status == reply.status_code
+    assert refusal.error_type == error_type
 
 
-def test_command_error_is_one_line():
-    error = client.CommandError('first\nsecond\n  third', 409)
+def test_client_error_is_one_line():
+    error = client.ClientError('first\nsecond\n  third', 409)
     assert str(error) == 'first second third'
     assert error.status == 409
 
@@ -78,7 +81,7 @@ SAID = '"a\\xffb" is not UTF-8 text; ids, names and values must be UTF-8.'
         {'name': 'x', 'default': NOT_UTF8}]}),
 ])
 def test_text_that_is_not_utf8_is_said_plainly_before_sending(call):
-    with pytest.raises(client.CommandError) as raised:
+    with pytest.raises(client.ClientError) as raised:
         call(client.Client(_NoSession(), 'http://127.0.0.1:1/v1/p'))
     assert str(raised.value) == SAID
     assert 'codec' not in str(raised.value)

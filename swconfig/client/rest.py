@@ -12,12 +12,12 @@
 #    License for the specific language governing permissions and limitations
 #    under the License.
 
-"""The REST calls the ``swconfig`` command makes, one method each.
+"""The REST calls swconfig's clients make, one method each.
 
 Paths are relative to the project's endpoint (``.../v1/<project>``). An
-error answer becomes ``CommandError`` carrying the message of Heat's error
-body on one line, which cliff prints without a traceback (``--debug``
-shows one).
+error answer becomes ``ClientError`` carrying the message of Heat's error
+body on one line (which cliff prints without a traceback, and Heat puts in
+a resource's status reason), its HTTP status and its error type.
 """
 
 import json
@@ -35,21 +35,25 @@ SERVERS = '/servers'
 HTTP_TIMEOUT = 60
 
 
-class CommandError(Exception):
-    """A request the service refused, or could not be made: the message
-    is one line for the user."""
+class ClientError(Exception):
+    """A request the service refused, could not be made, or cannot be
+    sent: the message is one line for the user. ``status`` is the HTTP
+    status of a refusal (None otherwise) and ``error_type`` the type its
+    error body names (``NotFound``, ``UndefinedAction``...), if any."""
 
-    def __init__(self, message: str, status: int | None = None) -> None:
+    def __init__(self, message: str, status: int | None = None,
+                 error_type: str | None = None) -> None:
         super().__init__(' '.join(message.split()))
         self.status = status
+        self.error_type = error_type
 
 
-def _not_utf8(text: str) -> CommandError:
+def _not_utf8(text: str) -> ClientError:
     """A command line argument that is not UTF-8 text (Python keeps such
     bytes as lone surrogates): said plainly, not as a codec error."""
     shown = text.encode('utf-8', 'surrogateescape').decode(
         'utf-8', 'backslashreplace')
-    return CommandError(f'"{shown}" is not UTF-8 text; ids, names and '
+    return ClientError(f'"{shown}" is not UTF-8 text; ids, names and '
                         f'values must be UTF-8.')
 
 
@@ -69,7 +73,7 @@ def _quote(value: str) -> str:
         raise _not_utf8(str(value)) from error
 
 
-def _error_message(reply: Any) -> str:
+def _refusal(reply: Any) -> ClientError:
     """Heat's error body (``{"code", "title", "explanation", "error":
     {"type", "message"}}``) as ``<title> (HTTP <code>): <message>``."""
     try:
@@ -78,12 +82,19 @@ def _error_message(reply: Any) -> str:
         body = None
     title = reply.reason or 'Error'
     message = reply.text.strip()
+    error_type = None
     if isinstance(body, dict):
         error = body.get('error') or {}
         title = body.get('title') or title
-        message = (error.get('message') if isinstance(error, dict) else
-                   None) or body.get('explanation') or message
-    return f'{title} (HTTP {reply.status_code}): {message or title}'
+        if isinstance(error, dict):
+            error_type = error.get('type')
+            message = error.get('message') or body.get(
+                'explanation') or message
+        else:
+            message = body.get('explanation') or message
+    return ClientError(
+        f'{title} (HTTP {reply.status_code}): {message or title}',
+        reply.status_code, error_type)
 
 
 class Client:
@@ -97,7 +108,7 @@ class Client:
     def request(self, method: str, path: str, body: Any = None,
                 params: dict | None = None, headers: dict | None = None,
                 timeout: float = HTTP_TIMEOUT) -> Any:
-        """The decoded JSON answer (None for 204), or ``CommandError``."""
+        """The decoded JSON answer (None for 204), or ``ClientError``."""
         url = self.endpoint + path
         kwargs: dict[str, Any] = {'raise_exc': False, 'timeout': timeout,
                                   'headers': dict(headers or {})}
@@ -115,15 +126,15 @@ class Client:
         try:
             reply = self.session.request(url, method, **kwargs)
         except ks_exceptions.ClientException as error:
-            raise CommandError(f'{method} {url} failed: {error}') from error
+            raise ClientError(f'{method} {url} failed: {error}') from error
         if reply.status_code >= 400:
-            raise CommandError(_error_message(reply), reply.status_code)
+            raise _refusal(reply)
         if reply.status_code == 204 or not reply.content:
             return None
         try:
             return reply.json()
         except ValueError as error:
-            raise CommandError(f'{method} {url} answered {reply.status_code}'
+            raise ClientError(f'{method} {url} answered {reply.status_code}'
                                f' with a body that is not JSON') from error
 
     # -- software configs -------------------------------------------------

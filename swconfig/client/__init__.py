@@ -1,0 +1,20 @@
+# Copyright 2026 swconfig developers
+#
+#    Licensed under the Apache License, Version 2.0 (the "License"); you may
+#    not use this file except in compliance with the License. You may obtain
+#    a copy of the License at
+#
+#         http://www.apache.org/licenses/LICENSE-2.0
+#
+#    Unless required by applicable law or agreed to in writing, software
+#    distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+#    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+#    License for the specific language governing permissions and limitations
+#    under the License.
+
+"""swconfig's REST API as Python calls, for swconfig's own clients: the
+``swconfig`` command (``swconfig.cli``) and the Heat resource plug-in
+(``swconfig.heat``). One implementation of each request, so both send the
+same bodies and read errors the same way; it imports nothing else of
+swconfig, and clients keep no business logic of their own.
+"""
