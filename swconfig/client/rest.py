@@ -101,16 +101,19 @@ class Client:
     """swconfig's REST API for one project, over a keystoneauth session
     (which adds the token, or nothing with ``auth_type = none``)."""
 
-    def __init__(self, session: ks_session.Session, endpoint: str) -> None:
+    def __init__(self, session: ks_session.Session, endpoint: str,
+                 timeout: float = HTTP_TIMEOUT) -> None:
         self.session = session
         self.endpoint = endpoint.rstrip('/')
+        self.timeout = timeout
 
     def request(self, method: str, path: str, body: Any = None,
                 params: dict | None = None, headers: dict | None = None,
-                timeout: float = HTTP_TIMEOUT) -> Any:
+                timeout: float | None = None) -> Any:
         """The decoded JSON answer (None for 204), or ``ClientError``."""
         url = self.endpoint + path
-        kwargs: dict[str, Any] = {'raise_exc': False, 'timeout': timeout,
+        kwargs: dict[str, Any] = {'raise_exc': False,
+                                  'timeout': timeout or self.timeout,
                                   'headers': dict(headers or {})}
         if body is not None:
             kwargs['json'] = body
@@ -178,10 +181,17 @@ class Client:
         """The deployment; with ``wait``, the service answers as soon as
         its status changes, or after ``wait`` seconds (a long poll)."""
         params = {'wait': wait} if wait else None
-        timeout = HTTP_TIMEOUT + (wait or 0)
+        timeout = self.timeout + (wait or 0)
         return self.request('GET', self._deployment(deployment_id),
                             params=params,
                             timeout=timeout)['software_deployment']
+
+    def deployment_update(self, deployment_id: str, body: dict) -> dict:
+        """Change fields of a deployment; on a server-side deployment a
+        new config, new input values or another action start a new
+        action."""
+        return self.request('PUT', self._deployment(deployment_id),
+                            body)['software_deployment']
 
     def deployment_delete(self, deployment_id: str) -> dict | None:
         """None once deleted; the deployment (its DELETE action
