@@ -21,11 +21,15 @@ a resource's status reason), its HTTP status and its error type.
 """
 
 import json
+import logging
+import time
 from typing import Any
 import urllib.parse
 
 from keystoneauth1 import exceptions as ks_exceptions
 from keystoneauth1 import session as ks_session
+
+LOG = logging.getLogger(__name__)
 
 CONFIGS = '/software_configs'
 DEPLOYMENTS = '/software_deployments'
@@ -126,10 +130,14 @@ class Client:
             sent.encode('utf-8')
         except UnicodeEncodeError as error:
             raise _not_utf8(_json_string_at(error)) from error
+        started = time.monotonic()
         try:
             reply = self.session.request(url, method, **kwargs)
         except ks_exceptions.ClientException as error:
             raise ClientError(f'{method} {url} failed: {error}') from error
+        LOG.debug('swconfig %s %s%s answered %s in %.3f s', method, path,
+                  f' {params}' if params else '', reply.status_code,
+                  time.monotonic() - started)
         if reply.status_code >= 400:
             raise _refusal(reply)
         if reply.status_code == 204 or not reply.content:
