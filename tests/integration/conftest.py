@@ -22,7 +22,9 @@ other's way by using their own project ids (the ``project`` fixture).
 ``keystone``: a real Keystone for the whole session
 (``tests.fixtures.keystone``), set up only when a test asks for it;
 ``swift`` and ``zaqar``: a real Swift and Zaqar likewise
-(``tests.fixtures.swift_service``, ``tests.fixtures.zaqar_service``).
+(``tests.fixtures.swift_service``, ``tests.fixtures.zaqar_service``);
+``heat_cloud``: a real Heat wired to swconfig behind a Keystone of its own
+(``tests.fixtures.heat_service``).
 """
 
 import dataclasses
@@ -33,6 +35,7 @@ import pytest
 
 from tests.fixtures import api_client
 from tests.fixtures import processes
+from tests.fixtures.heat_service import heat_cloud  # noqa: F401
 from tests.fixtures.keystone import keystone  # noqa: F401
 from tests.fixtures.swift_service import swift  # noqa: F401
 from tests.fixtures.zaqar_service import zaqar  # noqa: F401
