@@ -24,9 +24,10 @@ metadata = representations.metadata
 
 def deployment(row: dict, name: str | None) -> dict:
     """Heat's keys, then swconfig's: ``name``, the name of the config the
-    deployment runs (read apart, by the caller), and where the config and
-    the action came from. Clients of Heat's API ignore keys they do not
-    know. ``row.get``: rows of an engine older than a column lack it."""
+    deployment runs (read apart, by the caller), where the config and the
+    action came from, and its input substitution. Clients of Heat's API
+    ignore keys they do not know. ``row.get``: rows of an engine
+    older than a column lack it."""
     item = {
         'id': row['id'],
         'config_id': row['config_id'],
@@ -41,6 +42,8 @@ def deployment(row: dict, name: str | None) -> dict:
         'source_config_id': row.get('source_config_id'),
         'signal_transport': row.get('signal_transport'),
         'triggered_from': row.get('triggered_from'),
+        'input_key': row.get('input_key'),
+        'input_values_validate': row.get('input_values_validate'),
     }
     if row.get('updated_at') is not None:
         item['updated_time'] = format_time(row['updated_at'])

@@ -115,6 +115,20 @@ class CreateDeployment(DeploymentCommand):
             help="Name of the derived config, which orders the server's "
                  "deployments (default: the config's name)")
         parser.add_argument(
+            '--input-key', metavar='KEY',
+            help='Write the input values into a structured (JSON) config, '
+                 "as Heat's StructuredDeployment does: every map with this "
+                 'one key, e.g. {"get_input": "port"} for --input-key '
+                 'get_input, becomes the value of that input, in this and '
+                 "every later action of the deployment. A string config is "
+                 'left as it is')
+        parser.add_argument(
+            '--strict-inputs', action='store_true',
+            help='With --input-key: refuse the deployment (nothing is '
+                 'created) when the config refers to an input it does not '
+                 'have (not declared, not given with --input, not a '
+                 'deploy_* input) instead of writing null')
+        parser.add_argument(
             '--idempotency-key', metavar='KEY',
             help='Running the command again with the same key returns '
                  'the deployment the first run made instead of a second '
@@ -123,13 +137,19 @@ class CreateDeployment(DeploymentCommand):
         return parser
 
     def take_action(self, parsed_args: argparse.Namespace) -> tuple:
+        if parsed_args.strict_inputs and parsed_args.input_key is None:
+            raise api_client.ClientError(
+                '--strict-inputs needs --input-key (the key of the maps '
+                'that input values replace)')
         body = {'config_id': parsed_args.config,
                 'server_id': parsed_args.server,
                 'input_values': dict(parsed_args.inputs),
                 'signal_transport': parsed_args.signal_transport}
-        for key in ('action', 'timeout', 'name'):
+        for key in ('action', 'timeout', 'name', 'input_key'):
             if getattr(parsed_args, key) is not None:
                 body[key] = getattr(parsed_args, key)
+        if parsed_args.strict_inputs:
+            body['input_values_validate'] = 'STRICT'
         return self.show(self.app.client.deployment_create(
             body, parsed_args.idempotency_key), parsed_args)
 

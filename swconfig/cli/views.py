@@ -43,8 +43,9 @@ CONFIG = ('id', 'name', 'group', 'creation_time', 'config', 'inputs',
 CONFIG_LIST = ('id', 'name', 'group', 'creation_time')
 DEPLOYMENT = ('id', 'name', 'server_id', 'action', 'status',
               'status_reason', 'source_config_id', 'signal_transport',
-              'triggered_from', 'config_id', 'input_values',
-              'output_values', 'creation_time', 'updated_time')
+              'triggered_from', 'config_id', 'input_values', 'input_key',
+              'input_values_validate', 'output_values', 'creation_time',
+              'updated_time')
 #: What tells deployments apart and where each came from; the id of the
 #: config the service derived (``config_id``) is in ``deployment show``.
 DEPLOYMENT_LIST = ('id', 'name', 'server_id', 'action', 'status',

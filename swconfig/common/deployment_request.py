@@ -22,12 +22,24 @@ as a plain dict, and the engine's manager rebuilds it for
 import dataclasses
 from typing import Any
 
+#: Fields added after the dict form was first sent over RPC: left out of
+#: it while unset, so a request that does not use them has the same RPC
+#: form (and Idempotency-Key digest) as before they existed.
+LATER_FIELDS = ('input_key', 'input_values_validate')
+#: ``input_values_validate``: with an ``input_key``, what a reference to
+#: an input that is not there becomes: null (LAX) or a refusal (STRICT).
+LAX = 'LAX'
+STRICT = 'STRICT'
+INPUT_VALUES_VALIDATE = (LAX, STRICT)
+
 
 @dataclasses.dataclass(frozen=True)
 class DeploymentRequest:
     """A deployment to create. Without ``signal_transport`` it is Heat's
     raw form (the client derived the config); with it the engine derives
-    the config and issues the transport (``default``: the operator's)."""
+    the config and issues the transport (``default``: the operator's).
+    ``input_key`` and ``input_values_validate`` ask the engine to write
+    input values into a structured config as it derives it."""
 
     server_id: str
     config_id: str | None = None
@@ -39,14 +51,18 @@ class DeploymentRequest:
     signal_transport: str | None = None
     name: str | None = None
     timeout: int | None = None
+    input_key: str | None = None
+    input_values_validate: str | None = None
 
     @property
     def server_derived(self) -> bool:
         return self.signal_transport is not None
 
     def to_dict(self) -> dict[str, Any]:
-        """The RPC form: a JSON-serialisable dict."""
-        return dataclasses.asdict(self)
+        """The RPC form: a JSON-serialisable dict (without the
+        ``LATER_FIELDS`` that are unset)."""
+        return {key: value for key, value in dataclasses.asdict(self).items()
+                if value is not None or key not in LATER_FIELDS}
 
     @classmethod
     def from_dict(cls, values: dict[str, Any],

@@ -312,6 +312,18 @@ class UndefinedAction(Invalid):
                'and they then run nothing.')
 
 
+class InputValueMissing(Invalid):
+    """A STRICT structured deployment whose config substitutes an input
+    that is not among the derived config's inputs."""
+
+    msg_fmt = ('The config substitutes input %(name)s at %(where)s '
+               '({"%(input_key)s": "%(name)s"}), but no input of that '
+               'name is declared by the config, given in input_values or '
+               'added by the engine (deploy_*), and input_values_validate '
+               'is STRICT. Give %(name)s a value in input_values, or use '
+               'LAX to substitute null.')
+
+
 class NotServerDerived(Invalid):
     msg_fmt = ('Deployment %(deployment_id)s was created with a config '
                'derived by its client (no signal_transport); only '

@@ -102,6 +102,12 @@ class SoftwareDeployment(Base):
     #: running. NULL otherwise. No foreign key: the trigger outlives the
     #: deployment it ran from.
     triggered_from = sa.Column(sa.String(36), nullable=True)
+    #: Structured-config input substitution of a server-side deployment:
+    #: every derivation replaces ``{input_key: "<name>"}`` maps in the
+    #: config by input values; ``input_values_validate`` (LAX or STRICT)
+    #: says whether a missing input is null or refused. Both NULL: none.
+    input_key = sa.Column(sa.String(255), nullable=True)
+    input_values_validate = sa.Column(sa.String(16), nullable=True)
 
 
 class DeploymentEvent(Base):

@@ -253,7 +253,9 @@ def _trigger_once(context: RequestContext, deployment_id: str,
                 signal_transport=(request.get('signal_transport')
                                   or original['signal_transport']),
                 name=f'{source["name"] or "config"}-{action}',
-                timeout=request.get('timeout')),
+                timeout=request.get('timeout'),
+                input_key=original['input_key'],
+                input_values_validate=original['input_values_validate']),
             triggered_from=triggered_from,
             event_reason=(f'Runs {deriving.describe(source, action)}; '
                           f'triggered from deployment {deployment_id}.'))

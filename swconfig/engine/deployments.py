@@ -42,6 +42,7 @@ from swconfig.engine import configs
 from swconfig.engine import deadlines
 from swconfig.engine import deriving
 from swconfig.engine import idempotency
+from swconfig.engine import input_substitution
 from swconfig.engine import metadata
 from swconfig.engine import servers
 from swconfig.transports import base as transports_base
@@ -66,6 +67,13 @@ def _check_create(context: RequestContext,
     if stack_user_project_id is not None and len(stack_user_project_id) > 64:
         raise exception.Invalid(reason='"stack_user_project_id" should be '
                                        'no more than 64 characters')
+    if not request.server_derived and (
+            request.input_key is not None
+            or request.input_values_validate is not None):
+        raise exception.InvalidParameterValue(
+            reason='"input_key" and "input_values_validate" need '
+                   '"signal_transport": only a config the engine derives '
+                   'can have input values substituted into it.')
     # Visibility of the config is part of the contract: another project's
     # config is "not found", exactly as on GET.
     config = db_api.software_config_get(context, request.config_id)
@@ -172,12 +180,16 @@ def _derive(context: RequestContext, source: dict,
         transport_name = CONF.default_deployment_signal_transport
     transport = transports.get(transport_name)
     action = request.action or states.CREATE
+    input_key, input_values_validate = input_substitution.settings(
+        request.input_key, request.input_values_validate)
     derived = db_api.software_config_create(context, deriving.derive(
         source, server, deployment_id, 1, action, request.input_values or {},
-        transport, name=request.name))
+        transport, name=request.name, input_key=input_key,
+        input_values_validate=input_values_validate))
     values = {'config_id': derived['id'], 'source_config_id': source['id'],
               'signal_transport': transport.name, 'action_revision': 1,
-              'action': action}
+              'action': action, 'input_key': input_key,
+              'input_values_validate': input_values_validate}
     values.update(_action_started(source, action, transport,
                                   request.timeout))
     return values
@@ -252,7 +264,8 @@ def new_action(context: RequestContext, current: dict,
     names one) for the next action revision: the agent's document gets
     the new config, a new signal URL is issued and the old one is refused
     as stale; the former derived config is removed. Output values given
-    are written; the status is the new action's."""
+    are written; the status is the new action's. The deployment's
+    ``input_key`` applies again, so an update re-derives the same way."""
     revision = current['action_revision'] + 1
     action = values.get('action', current['action'])
     input_values = values.get('input_values', current['input_values'])
@@ -266,7 +279,9 @@ def new_action(context: RequestContext, current: dict,
         transport = transports.get(current['signal_transport'])
         derived = db_api.software_config_create(context, deriving.derive(
             source, server, current['id'], revision, action,
-            input_values or {}, transport, name=former['name']))
+            input_values or {}, transport, name=former['name'],
+            input_key=current['input_key'],
+            input_values_validate=current['input_values_validate']))
         changes = {'config_id': derived['id'], 'source_config_id': source_id,
                    'input_values': input_values, 'action': action,
                    'action_revision': revision,

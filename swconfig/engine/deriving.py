@@ -20,7 +20,9 @@ source config with each input given its ``value`` and the ``deploy_*`` inputs
 of the chosen signal transport appended (doc/source/reference/derivation.rst).
 For a component (group ``component``) the entry serving the action is
 chosen here, not by the agent: the derived config's group is the entry's
-``tool`` and its config the entry's ``config``.
+``tool`` and its config the entry's ``config``. A deployment with an
+``input_key`` also has the input values written into that config
+(``input_substitution``).
 """
 
 from typing import Any
@@ -28,6 +30,7 @@ from typing import Any
 from oslo_utils import uuidutils
 
 from swconfig.common import components
+from swconfig.engine import input_substitution
 from swconfig.transports import base as transport_base
 
 DEPLOY_SERVER_ID = 'deploy_server_id'
@@ -50,13 +53,20 @@ def _input_values(source: dict, input_values: dict) -> list[dict]:
 
 def derive(source: dict, server: dict, deployment_id: str,
            action_revision: int, action: str, input_values: dict,
-           transport: Any, name: str | None = None) -> dict:
+           transport: Any, name: str | None = None,
+           input_key: str | None = None,
+           input_values_validate: str | None = None) -> dict:
     """Values of the new derived config row (a new id every time, because
-    agents run each config id at most once).
+    agents run each config id at most once). With ``input_key`` (the
+    deployment's), every ``{input_key: "<name>"}`` in the config is
+    replaced by the value of input ``<name>``, ``input_values_validate``
+    deciding what a missing one becomes.
 
     :raises UndefinedAction: ``source`` is a component with no entry for
         the custom ``action`` (every way of running an action derives
         here first, before anything is written).
+    :raises InputValueMissing: ``input_values_validate`` is STRICT and
+        the config refers to an input that is not there.
     """
     components.check_action(source, action)
     inputs = _input_values(source, input_values)
@@ -80,6 +90,13 @@ def derive(source: dict, server: dict, deployment_id: str,
         # A lifecycle action no entry serves keeps the component as it
         # is: the deployment completes at once, and an agent skips it.
         group, config = entry['tool'], entry.get('config', '')
+    if input_key is not None:
+        # The inputs the agent receives, deploy_* ones included; a later
+        # one of the same name wins, as in Heat.
+        values = {item['name']: item.get('value') for item in inputs}
+        config = input_substitution.substitute(
+            config, values, input_key,
+            strict=input_values_validate == input_substitution.STRICT)
     return {
         'id': uuidutils.generate_uuid(),
         'name': name or source['name'],

@@ -117,7 +117,8 @@ class EngineManager:
                                    idempotency_key: str | None = None,
                                    **fields: Any) -> dict:
         # ``fields``: the keyword arguments of RPC API 1.1 and 1.2;
-        # ``idempotency_key`` since 1.6.
+        # ``idempotency_key`` since 1.6; the request's ``input_key`` and
+        # ``input_values_validate`` since 1.8.
         return deployments.create(context, DeploymentRequest.from_dict(
             request if request is not None else fields), idempotency_key)
 

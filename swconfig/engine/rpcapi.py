@@ -38,6 +38,10 @@ API version history:
     1.7 - trigger_deployment takes ``allow_concurrent`` (engines of 1.7
           refuse a trigger of an action still running unless it is
           true); sent (and 1.7 asked for) only when it is true.
+    1.8 - create_software_deployment's request takes ``input_key`` and
+          ``input_values_validate`` (structured-config input
+          substitution); sent (and 1.8 asked for) only when one is set:
+          older engines would ignore them and derive without it.
 
 Rolling upgrades: ``[upgrade_levels] engine`` caps the version this client
 sends (oslo.messaging's ``version_cap``), so API servers of a new release
@@ -64,12 +68,15 @@ from swconfig.common.context import RequestContext
 from swconfig.conf import CONF
 from swconfig.engine import availability
 
-RPC_API_VERSION = '1.7'
+RPC_API_VERSION = '1.8'
 LOG = log.getLogger(__name__)
 AT_LEAST_ONCE = messaging.TransportOptions(at_least_once=True)
 #: Fields of a deployment creation that RPC API 1.1 added; a creation
 #: that sets none of them can still be sent as 1.0.
 _CREATE_FIELDS_SINCE_1_1 = ('signal_transport', 'name', 'timeout')
+#: Fields of a deployment creation that RPC API 1.8 added: the dict form
+#: leaves them out while unset (DeploymentRequest.LATER_FIELDS).
+_CREATE_FIELDS_SINCE_1_8 = deployment_request.LATER_FIELDS
 
 
 def _version_tuple(version: str) -> tuple[int, int] | None:
@@ -202,17 +209,27 @@ class EngineAPI:
             idempotency_key: str | None = None) -> dict:
         """Under a pin below 1.6 an Idempotency-Key is refused (409), not
         dropped: its client retries on the promise that a retry creates
-        nothing twice. Without a key the request goes as 1.3's dict, or
-        as the same fields in keyword arguments to engines of 1.1 and 1.2
-        (their ``base_url`` was optional), or of 1.0 when it sets none of
-        the fields 1.1 added."""
+        nothing twice; so is an ``input_key`` under a pin below 1.8 (an
+        older engine would deploy the config without substituting).
+        Without either the request goes as 1.3's dict, or as the same
+        fields in keyword arguments to engines of 1.1 and 1.2 (their
+        ``base_url`` was optional), or of 1.0 when it sets none of the
+        fields 1.1 added."""
+        fields = request.to_dict()
+        if any(name in fields for name in _CREATE_FIELDS_SINCE_1_8):
+            version = self._version(
+                'A deployment creation with input_key or '
+                'input_values_validate', '1.8')
+            keyed = ({} if idempotency_key is None
+                     else {'idempotency_key': idempotency_key})
+            return self._call(context, 'create_software_deployment',
+                              version, request=fields, **keyed)
         if idempotency_key is not None:
             version = self._version(
                 'A deployment creation with an Idempotency-Key', '1.6')
             return self._call(context, 'create_software_deployment',
-                              version, request=request.to_dict(),
+                              version, request=fields,
                               idempotency_key=idempotency_key)
-        fields = request.to_dict()
         if self.client.can_send_version('1.3'):
             return self._call(context, 'create_software_deployment', '1.3',
                               request=fields)

@@ -303,6 +303,45 @@ def test_create_again_with_the_same_key_makes_no_second_deployment(
                        'run-1'), 422, 'run-1')
 
 
+def test_create_with_an_input_key(cli, service, project):
+    """``--input-key`` and ``--strict-inputs`` on a structured config
+    (made through the API: ``config create`` reads a file as text)."""
+    reply = service.request(
+        'POST', f'/v1/{project}/software_configs',
+        json={'name': 'web', 'group': 'os-apply-config',
+              'config': {'listen': {'get_input': 'port'},
+                         'tag': {'get_input': 'tag'},
+                         'server': {'get_input': 'deploy_server_id'}}})
+    assert reply.status_code == 200, reply.text
+    config_id = reply.json()['software_config']['id']
+    server = f'server-{uuid.uuid4().hex[:8]}'
+    create = ('deployment', 'create', '--config', config_id, '--server',
+              server, '--input', 'port=80', '--input-key', 'get_input')
+
+    created = cli(*create, '-f', 'json').ok().json()
+    assert (created['input_key'], created['input_values_validate']) == (
+        'get_input', 'LAX')
+    derived = cli('config', 'show', created['config_id'], '-f',
+                  'json').ok().json()
+    assert derived['config'] == {'listen': '80', 'tag': None,
+                                 'server': server}
+
+    one_line_error(cli(*create, '--strict-inputs'), 400,
+                   'The config substitutes input tag at config.tag')
+    strict = cli(*create, '--input', 'tag=blue', '--strict-inputs', '-f',
+                 'json', '-c', 'id', '-c', 'input_values_validate')
+    assert strict.ok().json()['input_values_validate'] == 'STRICT'
+
+    alone = cli('deployment', 'create', '--config', config_id, '--server',
+                server, '--strict-inputs')
+    assert alone.returncode == 1, alone
+    assert alone.stderr.strip() == ('--strict-inputs needs --input-key (the '
+                                    'key of the maps that input values '
+                                    'replace)')
+    listed = cli('deployment', 'list', '-f', 'json').ok().json()
+    assert len(listed) == 2
+
+
 def test_refused_requests_exit_1_with_one_line(cli, service, project):
     one_line_error(cli('config', 'show', 'nope'), 404,
                    'Software config with id nope not found')

@@ -24,6 +24,8 @@ object it validates with (``spec.Body``).
 
 from typing import Any
 
+from swconfig.common import deployment_request
+
 
 def ref(name: str) -> dict:
     """A reference to the ``components/schemas`` entry ``name``."""
@@ -119,10 +121,22 @@ RESPONSE_SCHEMAS: dict[str, dict] = {
                            'description': 'The deployment this trigger '
                                           'deployment ran an action of; '
                                           'null for any other deployment.'},
+        'input_key': {**_nullable('string'),
+                      'description': 'The key whose one-key maps the engine '
+                                     'replaces by input values in every '
+                                     'config it derives for this '
+                                     'deployment; null: no substitution.'},
+        'input_values_validate': {
+            'enum': [*deployment_request.INPUT_VALUES_VALIDATE, None],
+            'description': 'With ``input_key``: what a reference to a '
+                           'missing input becomes (LAX: null; STRICT: the '
+                           'derivation is refused); null without '
+                           '``input_key``.'},
     }, required=['id', 'config_id', 'server_id', 'input_values',
                  'output_values', 'action', 'status', 'status_reason',
                  'creation_time', 'name', 'source_config_id',
-                 'signal_transport', 'triggered_from'],
+                 'signal_transport', 'triggered_from', 'input_key',
+                 'input_values_validate'],
         description='updated_time is left out until the first update.'),
     'Server': _object({
         'server_id': {'type': 'string'},

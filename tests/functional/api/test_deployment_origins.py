@@ -25,8 +25,10 @@ from tests.functional.api.helpers import assert_error
 HEAT_KEYS = {'id', 'config_id', 'server_id', 'input_values',
              'output_values', 'action', 'status', 'status_reason',
              'creation_time'}
-SWCONFIG_KEYS = {'name', 'source_config_id', 'signal_transport',
-                 'triggered_from'}
+ORIGIN_KEYS = {'name', 'source_config_id', 'signal_transport',
+               'triggered_from'}
+# The input substitution: tests/functional/api/test_input_substitution.py.
+SWCONFIG_KEYS = ORIGIN_KEYS | {'input_key', 'input_values_validate'}
 COMPONENT = {'configs': [
     {'actions': ['CREATE'], 'tool': 'script', 'config': 'create'},
     {'actions': ['BACKUP'], 'tool': 'script', 'config': 'backup'}]}
@@ -59,7 +61,7 @@ def _config_ids(api: Any, project: str, query: str = '') -> set[str]:
 
 
 def _origin(deployment: dict) -> dict:
-    return {key: deployment[key] for key in SWCONFIG_KEYS}
+    return {key: deployment[key] for key in ORIGIN_KEYS}
 
 
 def test_heats_form_names_its_config_and_has_no_origin(api, project):
@@ -70,6 +72,8 @@ def test_heats_form_names_its_config_and_has_no_origin(api, project):
     assert _origin(created) == {
         'name': 'client-derived', 'source_config_id': None,
         'signal_transport': None, 'triggered_from': None}
+    assert (created['input_key'], created['input_values_validate']) == (
+        None, None)
     assert _show(api, project, created['id']) == created
     assert _listed(api, project) == {created['id']: created}
 

@@ -33,7 +33,8 @@ JSON = {'Content-Type': 'application/json'}
 TOO_DEEP = 'Request limit exceeded: JSON body is nested deeper than 32 levels.'
 CREATE_FIELDS = ('config_id, server_id, input_values, action, status, '
                  'status_reason, stack_user_project_id, signal_transport, '
-                 'name, timeout (config_id, server_id required)')
+                 'name, timeout, input_key, input_values_validate '
+                 '(config_id, server_id required)')
 
 
 def _deployments(project: str, suffix: str = '') -> str:

@@ -27,7 +27,8 @@ from tests.functional.api.helpers import create_deployment
 DEPLOYMENT_KEYS = {'id', 'config_id', 'server_id', 'input_values',
                    'output_values', 'action', 'status', 'status_reason',
                    'creation_time', 'name', 'source_config_id',
-                   'signal_transport', 'triggered_from'}
+                   'signal_transport', 'triggered_from', 'input_key',
+                   'input_values_validate'}
 
 
 def deployments_url(project: str, suffix: str = '') -> str:

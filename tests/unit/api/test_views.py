@@ -94,7 +94,8 @@ def test_deployment_without_updated_at_has_no_updated_time():
         'creation_time': '2024-02-29T23:59:58Z',
         # swconfig's additions, after Heat's keys.
         'name': 'cfg', 'source_config_id': None, 'signal_transport': None,
-        'triggered_from': None}
+        'triggered_from': None, 'input_key': None,
+        'input_values_validate': None}
 
 
 def test_deployment_says_where_it_came_from():
@@ -104,6 +105,13 @@ def test_deployment_says_where_it_came_from():
     assert (item['name'], item['source_config_id'],
             item['signal_transport'], item['triggered_from']) == (
         'cfg-BACKUP', 'c-0', 'HEAT_SIGNAL', 'd-0')
+
+
+def test_deployment_shows_its_input_substitution():
+    item = views.deployment(_deployment_row(
+        input_key='get_input', input_values_validate='STRICT'), 'cfg')
+    assert (item['input_key'], item['input_values_validate']) == (
+        'get_input', 'STRICT')
 
 
 def test_deployment_row_without_an_updated_at_key_is_fine():

@@ -309,6 +309,21 @@ ROWS_AT = {
              'heartbeat_at': T0 + 11 * SECOND},
         ],
     },
+    '70447544bab0': {
+        'software_deployment': [
+            {'id': 'deployment-5', 'config_id': 'config-3',
+             'server_id': 'server-1', 'input_values': '{"port": 80}',
+             'output_values': None, 'tenant': 'p1',
+             'stack_user_project_id': None, 'action': 'CREATE',
+             'status': 'IN_PROGRESS', 'status_reason': 'Deploy data '
+                                                       'available',
+             'version': 1, 'created_at': T0 + 12 * SECOND,
+             'updated_at': None, 'source_config_id': 'config-1',
+             'signal_transport': 'HEAT_SIGNAL', 'action_revision': 1,
+             'timeout_at': T0 + 20 * SECOND, 'triggered_from': None,
+             'input_key': 'get_input', 'input_values_validate': 'STRICT'},
+        ],
+    },
 }
 
 

@@ -40,7 +40,8 @@ from swconfig.engine import availability
 from swconfig.engine import rpcapi
 from swconfig.engine import service as engine_service
 
-CAPS = [None, '1.0', '1.1', '1.2', '1.3', '1.4', '1.5', '1.6', '1.7']
+CAPS = [None, '1.0', '1.1', '1.2', '1.3', '1.4', '1.5', '1.6', '1.7',
+        '1.8']
 
 DERIVED = deployment_request.DeploymentRequest(
     server_id='s1', config_id='c1', input_values={'a': 1}, action='CREATE',
@@ -52,6 +53,11 @@ RAW = deployment_request.DeploymentRequest(
     status='IN_PROGRESS')
 RAW_1_0 = {key: value for key, value in RAW.to_dict().items()
            if key not in ('signal_transport', 'name', 'timeout')}
+# Structured-config input substitution: RPC API 1.8.
+STRUCTURED = deployment_request.DeploymentRequest(
+    server_id='s1', config_id='c1', input_values={'a': 1},
+    signal_transport='HEAT_SIGNAL', input_key='get_input',
+    input_values_validate='STRICT')
 
 # case id -> (method, kwargs given, [(version, RPC method, kwargs on the
 # wire), ...] newest first: the first the pin allows is sent; none
@@ -77,6 +83,17 @@ EXPECTED: dict[str, tuple[str, dict, list[tuple[str, str, dict]]]] = {
         [('1.3', 'create_software_deployment', {'request': RAW.to_dict()}),
          ('1.1', 'create_software_deployment', RAW.to_dict()),
          ('1.0', 'create_software_deployment', RAW_1_0)]),
+    # An older engine would ignore input_key and deploy the config
+    # without substituting: refused below 1.8, with or without a key.
+    'create_software_deployment-input-key': (
+        'create_software_deployment', {'request': STRUCTURED},
+        [('1.8', 'create_software_deployment',
+          {'request': STRUCTURED.to_dict()})]),
+    'create_software_deployment-input-key-idempotency-key': (
+        'create_software_deployment',
+        {'request': STRUCTURED, 'idempotency_key': 'k1'},
+        [('1.8', 'create_software_deployment',
+          {'request': STRUCTURED.to_dict(), 'idempotency_key': 'k1'})]),
     'create_software_deployment-idempotency-key': (
         'create_software_deployment',
         {'request': RAW, 'idempotency_key': 'k1'},
@@ -288,7 +305,7 @@ def test_the_cap_reaches_the_rpc_client(client, pinned, value, cap):
     ('1', 'is not an RPC API version'),
     ('1.5.1', 'is not an RPC API version'),
     ('v1.5', 'is not an RPC API version'),
-    ('1.8', 'is not a version this release can pin to'),
+    ('1.9', 'is not a version this release can pin to'),
     ('1.10', 'is not a version this release can pin to'),
     ('2.0', 'is not a version this release can pin to'),
     ('0.9', 'is not a version this release can pin to'),
@@ -370,13 +387,28 @@ def test_an_engine_of_1_5_under_the_pin(old_engine, pinned, context):
     assert old_engine.received == [RAW.to_dict()]
 
 
+def test_an_engine_before_1_8_never_receives_an_input_key(old_engine,
+                                                         pinned, context):
+    """Such an engine would take the request and ignore ``input_key``:
+    the agent would get the config with its ``get_input`` maps. Unpinned,
+    oslo.messaging refuses the call; pinned, the API does, unsent."""
+    with pytest.raises(messaging.UnsupportedVersion):
+        pinned(None).create_software_deployment(context, STRUCTURED)
+    with pytest.raises(exception.EngineUpgradeRequired) as caught:
+        pinned('1.5').create_software_deployment(context, STRUCTURED)
+    assert caught.value.message.startswith(
+        'A deployment creation with input_key or input_values_validate '
+        'needs engine RPC API 1.8')
+    assert old_engine.received == []
+
+
 def test_an_engine_refuses_a_bad_cap_too(monkeypatch, set_conf):
     """The configuration file is often shared with the API servers."""
     monkeypatch.setattr(engine_service.signing, 'keyring', lambda: None)
     monkeypatch.setattr(engine_service.transports, 'check_defaults',
                         lambda *args: None)
     engine_service.check_config()
-    set_conf('engine', '1.8', group='upgrade_levels')
+    set_conf('engine', '1.9', group='upgrade_levels')
     with pytest.raises(exception.ConfigurationError) as caught:
         engine_service.check_config()
-    assert "[upgrade_levels] engine = '1.8'" in caught.value.message
+    assert "[upgrade_levels] engine = '1.9'" in caught.value.message

@@ -242,15 +242,40 @@ def test_process_signal_never_fails_the_request(client, context):
 
 def test_create_deployment_sends_every_field_unset_as_null(client,
                                                           context):
+    """Every field but those RPC API 1.8 added, which are left out while
+    unset: the request is the one engines of 1.3 to 1.7 know, and its
+    Idempotency-Key digest the one they stored."""
     request = deployment_request.DeploymentRequest(server_id='s1',
                                                    config_id='c1')
     rpcapi.EngineAPI().create_software_deployment(context, request)
+    client.prepare.assert_called_with(version='1.3',
+                                      transport_options=mock.ANY)
     client.prepare.return_value.call.assert_called_once_with(
         context, 'create_software_deployment', request={
             'server_id': 's1', 'config_id': 'c1', 'input_values': None,
             'action': None, 'status': None, 'status_reason': None,
             'stack_user_project_id': None, 'signal_transport': None,
             'name': None, 'timeout': None})
+
+
+def test_a_creation_with_an_input_key_asks_for_1_8(client, context,
+                                                   monkeypatch):
+    request = deployment_request.DeploymentRequest(
+        server_id='s1', config_id='c1', signal_transport='NO_SIGNAL',
+        input_key='get_input', input_values_validate='STRICT')
+    rpcapi.EngineAPI().create_software_deployment(context, request)
+    client.prepare.assert_called_with(version='1.8',
+                                      transport_options=mock.ANY)
+    sent = client.prepare.return_value.call.call_args.kwargs['request']
+    assert (sent['input_key'], sent['input_values_validate']) == (
+        'get_input', 'STRICT')
+    seen = []
+    monkeypatch.setattr(deployments, 'create',
+                        lambda ctx, request, key: seen.append(
+                            (request, key)) or {})
+    manager.EngineManager().create_software_deployment(context,
+                                                       request=sent)
+    assert seen == [(request, None)]
 
 
 @pytest.mark.parametrize('call', [

@@ -22,6 +22,7 @@ CLI and Heat's tempest tests send.
 """
 
 from swconfig.api.schemas.v1 import servers
+from swconfig.common import deployment_request
 from swconfig.common import states
 
 ACTION = {
@@ -109,6 +110,24 @@ CREATE = {
                                    'null means ``[DEFAULT] '
                                    'default_deployment_timeout``. Ignored '
                                    'without it.'},
+        'input_key': {
+            'type': ['string', 'null'], 'minLength': 1, 'maxLength': 255,
+            'description': "swconfig's addition, with ``signal_transport`` "
+                           "only (Heat's StructuredDeployment): in the "
+                           'config the engine derives, every map with this '
+                           'one key and a string value, such as '
+                           '``{"get_input": "port"}``, is replaced by the '
+                           'value of that input; the same happens in every '
+                           'later derivation of the deployment (actions, '
+                           'updates, triggers). Null: no substitution.'},
+        'input_values_validate': {
+            'enum': [*deployment_request.INPUT_VALUES_VALIDATE, None],
+            'description': 'With ``input_key``: what a reference to an '
+                           'input that is not there becomes. ``LAX`` (the '
+                           'default): null. ``STRICT``: the request is '
+                           '400 ``InputValueMissing`` naming the input, '
+                           'and nothing is created or changed. Given '
+                           'without ``input_key``: 400.'},
     },
     'required': ['config_id', 'server_id'],
     'additionalProperties': False,
