@@ -55,9 +55,9 @@ resources:
       outputs: [{{name: greeting}}]
       config: |
         #!/bin/sh
-        echo "script  " >> ""
-        echo "hello " > ".greeting"
-        echo "stdout of "
+        echo "script $deploy_action $name" >> "$runlog"
+        echo "hello $name" > "$heat_outputs_path.greeting"
+        echo "stdout of $deploy_action"
   deployment:
     type: {ns}::SoftwareDeployment
     properties:
@@ -76,8 +76,8 @@ resources:
         tool: script
         config: &entry |
           #!/bin/sh
-          echo "component " >> ""
-          echo "" > ".last_action"
+          echo "component $deploy_action" >> "$runlog"
+          echo "$deploy_action" > "$heat_outputs_path.last_action"
       - {{actions: [SUSPEND], tool: script, config: *entry}}
       - {{actions: [RESUME], tool: script, config: *entry}}
       - {{actions: [DELETE], tool: script, config: *entry}}
@@ -257,8 +257,8 @@ resources:
       outputs: [{name: result}]
       config: |
         #!/bin/sh
-        echo "ran " >> ""
-        echo "done" > ".result"
+        echo "ran $deploy_action" >> "$runlog"
+        echo "done" > "$heat_outputs_path.result"
   deployment:
     type: OS::Swconfig::SoftwareDeployment
     properties:
@@ -375,7 +375,7 @@ resources:
     type: OS::Swconfig::SoftwareConfig
     properties:
       group: script
-      config: "#!/bin/sh\necho hi"
+      config: "#!/bin/sh\\necho hi"
   group:
     type: OS::Swconfig::SoftwareDeploymentGroup
     properties:

@@ -13,7 +13,10 @@
 #    under the License.
 
 """requirements.txt lists exactly what swconfig's code imports: nothing
-unused, nothing missing (database drivers are extras, see setup.cfg)."""
+unused, nothing missing (database drivers are extras, see setup.cfg).
+
+The Heat plug-in (``swconfig/heat``) imports ``heat``: it runs inside a Heat
+engine, which brings it, so Heat is no requirement of swconfig."""
 
 import ast
 from importlib import metadata
@@ -40,16 +43,36 @@ def _required() -> set[str]:
     return names
 
 
+#: Packages the process that loads a module brings: directory -> names.
+PROVIDED_BY_HOST = {PACKAGE_DIR / 'heat': {'heat'}}
+
+
+def _provided(path: pathlib.Path) -> set[str]:
+    return set().union(*(names for directory, names in
+                         PROVIDED_BY_HOST.items()
+                         if directory in path.parents))
+
+
 def _imported_modules() -> set[str]:
     found = set()
     for path in PACKAGE_DIR.rglob('*.py'):
+        names = set()
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.Import):
-                found.update(alias.name.split('.')[0] for alias in node.names)
+                names.update(alias.name.split('.')[0] for alias in node.names)
             elif isinstance(node, ast.ImportFrom) and node.level == 0:
-                found.add(node.module.split('.')[0])
+                names.add(node.module.split('.')[0])
+        found |= names - _provided(path)
     return {name for name in found
             if name != 'swconfig' and name not in sys.stdlib_module_names}
+
+
+def test_only_the_heat_plugin_imports_heat():
+    importers = {path.relative_to(PACKAGE_DIR).parts[0]
+                 for path in PACKAGE_DIR.rglob('*.py')
+                 if re.search(r'^(from|import) heat\b', path.read_text(),
+                              re.MULTILINE)}
+    assert importers == {'heat'}
 
 
 def _distributions(modules: set[str]) -> dict[str, set[str]]:
