@@ -23,6 +23,7 @@ action asked of a component is one it defines.
 """
 
 import difflib
+import re
 from typing import Any
 
 from swconfig.common import exception
@@ -65,6 +66,12 @@ def check(name: str | None, config: Any) -> None:
                 reason=f'configs[{index}].actions of a component must be '
                        f'a list of at least one action name.')
         for action in actions:
+            if not re.match(states.ACTION_NAME_PATTERN, action):
+                raise exception.InvalidParameterValue(
+                    reason=f'configs[{index}].actions of a component: '
+                           f'"{action}" is not an action name (letters, '
+                           f'digits and "_", not starting with a digit), '
+                           f'so no deployment could run it.')
             if action in seen:
                 raise exception.InvalidParameterValue(
                     reason=f'Defining more than one configuration for the '

@@ -44,6 +44,11 @@ DESIRED_STATE_ACTIONS = frozenset(
 #: action must match an entry (a typo is refused, not a success).
 LIFECYCLE_ACTIONS = (CREATE, UPDATE, DELETE, SUSPEND, RESUME)
 
+#: What an action may be called: Heat's lifecycle actions and custom ones
+#: such as BACKUP. The agent matches it against a component's entries and
+#: puts it in file names.
+ACTION_NAME_PATTERN = r'^[A-Za-z_][A-Za-z0-9_]*$'
+
 #: What became of a stored signal that was not applied.
 STALE = 'STALE'
 DUPLICATE = 'DUPLICATE'

@@ -56,7 +56,7 @@ resources:
       config: |
         #!/bin/sh
         echo "script $deploy_action $name" >> "$runlog"
-        echo "hello $name" > "$heat_outputs_path.greeting"
+        printf 'hello %s' "$name" > "$heat_outputs_path.greeting"
         echo "stdout of $deploy_action"
   deployment:
     type: {ns}::SoftwareDeployment
@@ -77,7 +77,7 @@ resources:
         config: &entry |
           #!/bin/sh
           echo "component $deploy_action" >> "$runlog"
-          echo "$deploy_action" > "$heat_outputs_path.last_action"
+          printf '%s' "$deploy_action" > "$heat_outputs_path.last_action"
       - {{actions: [SUSPEND], tool: script, config: *entry}}
       - {{actions: [RESUME], tool: script, config: *entry}}
       - {{actions: [DELETE], tool: script, config: *entry}}
@@ -258,7 +258,7 @@ resources:
       config: |
         #!/bin/sh
         echo "ran $deploy_action" >> "$runlog"
-        echo "done" > "$heat_outputs_path.result"
+        printf done > "$heat_outputs_path.result"
   deployment:
     type: OS::Swconfig::SoftwareDeployment
     properties:

@@ -65,8 +65,8 @@ SIGNAL_TRANSPORT_SCHEMA = properties.Schema(
 
 def signal_transport(value: str | None) -> str:
     """The ``signal_transport`` of swconfig's request for the property's
-    value."""
-    return OPERATOR_DEFAULT if value in (None, CFN_SIGNAL) else value
+    value (a group hands an unset one to its members as "")."""
+    return OPERATOR_DEFAULT if value in (None, '', CFN_SIGNAL) else value
 
 
 def failure_reason(deployment: dict) -> str:

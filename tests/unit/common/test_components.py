@@ -32,6 +32,10 @@ CONFIG = {'name': 'db', 'group': 'component', 'config': {'configs': [
     ({'configs': [{'config': 'x'}]}, 'needs "tool"'),
     ({'configs': [{'tool': 'script', 'config': 3}]}, 'must be a string'),
     ({'configs': [{'tool': 'script', 'actions': []}]}, 'at least one'),
+    ({'configs': [{'tool': 'script', 'actions': ['BACK UP']}]},
+     '"BACK UP" is not an action name'),
+    ({'configs': [{'tool': 'script', 'actions': ['CREATE', '1st']}]},
+     '"1st" is not an action name'),
     ({'configs': [{'tool': 'a'}, {'tool': 'b', 'actions': ['UPDATE']}]},
      'Defining more than one configuration for the same action in '
      'SoftwareComponent "c" is not allowed.'),

@@ -92,7 +92,7 @@ def test_attributes_are_heats(name):
 
 
 @pytest.mark.parametrize('value, sent', [
-    (None, 'default'), ('CFN_SIGNAL', 'default'),
+    (None, 'default'), ('', 'default'), ('CFN_SIGNAL', 'default'),
     ('HEAT_SIGNAL', 'HEAT_SIGNAL'), ('NO_SIGNAL', 'NO_SIGNAL'),
     ('TEMP_URL_SIGNAL', 'TEMP_URL_SIGNAL')])
 def test_signal_transport_defaults_to_the_operators(value, sent):

@@ -27,9 +27,7 @@ from swconfig.common import states
 
 ACTION = {
     'type': ['string', 'null'], 'maxLength': 255,
-    # Heat's lifecycle actions and custom ones such as BACKUP; the agent
-    # matches it against a component's actions and puts it in file names.
-    'pattern': r'^[A-Za-z_][A-Za-z0-9_]*$',
+    'pattern': states.ACTION_NAME_PATTERN,
     'description': 'an identifier such as CREATE, UPDATE or BACKUP '
                    '(letters, digits and "_", not starting with a digit)',
 }
