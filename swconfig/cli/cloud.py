@@ -92,11 +92,11 @@ def make_client(loader: os_config.OpenStackConfig,
             region_name=cloud.get_region_name(SERVICE_TYPE))
     except (ks_exceptions.ClientException,
             sdk_exceptions.SDKException) as error:
-        raise api_client.ClientError(
+        raise api_client.SwconfigError(
             f'Cannot connect: {_one_line(error)}; {_HOW_TO_CONNECT}.'
         ) from error
     if not endpoint:
-        raise api_client.ClientError(
+        raise api_client.SwconfigError(
             f'No swconfig endpoint ({service_type}) in the catalog; '
             f'{_HOW_TO_CONNECT}.')
     return api_client.Client(session, endpoint)

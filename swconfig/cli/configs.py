@@ -42,10 +42,10 @@ def _read(path: str) -> str:
         with open(path, encoding='utf-8') as handle:
             return handle.read()
     except OSError as error:
-        raise api_client.ClientError(
+        raise api_client.SwconfigError(
             f'Cannot read {path}: {error.strerror}') from error
     except UnicodeDecodeError as error:
-        raise api_client.ClientError(
+        raise api_client.SwconfigError(
             f'{path} is not UTF-8 text (line {_first_bad_line(path)} is '
             f'not valid UTF-8); save it as UTF-8.') from error
 
@@ -66,7 +66,7 @@ def _load_yaml(path: str) -> Any:
     try:
         return yaml.safe_load(_read(path))
     except yaml.YAMLError as error:
-        raise api_client.ClientError(
+        raise api_client.SwconfigError(
             f'{path} is not valid YAML or JSON: {error}') from error
 
 
@@ -78,7 +78,7 @@ def _definition(path: str | None) -> dict:
     document = _load_yaml(path) or {}
     if not isinstance(document, dict) or set(document) - set(
             DEFINITION_KEYS):
-        raise api_client.ClientError(
+        raise api_client.SwconfigError(
             f'{path} must be a mapping with only the keys '
             f'{", ".join(DEFINITION_KEYS)}')
     return document
@@ -200,7 +200,7 @@ class DeleteConfigs(command.Command):
         for config_id in parsed_args.config_ids:
             try:
                 self.app.client.config_delete(config_id)
-            except api_client.ClientError as error:
+            except api_client.SwconfigError as error:
                 LOG.error('%s: %s', config_id, error)
                 failed += 1
         return 1 if failed else 0

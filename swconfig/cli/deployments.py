@@ -138,7 +138,7 @@ class CreateDeployment(DeploymentCommand):
 
     def take_action(self, parsed_args: argparse.Namespace) -> tuple:
         if parsed_args.strict_inputs and parsed_args.input_key is None:
-            raise api_client.ClientError(
+            raise api_client.SwconfigError(
                 '--strict-inputs needs --input-key (the key of the maps '
                 'that input values replace)')
         body = {'config_id': parsed_args.config,
@@ -226,7 +226,7 @@ class TriggerDeployment(_OneDeployment):
         trigger's first event records it; ``-q`` silences it."""
         try:
             events = self.app.client.deployment_events(trigger['id'])
-        except api_client.ClientError as error:
+        except api_client.SwconfigError as error:
             LOG.debug('Events of trigger %s not read: %s', trigger['id'],
                       error)
             return
@@ -289,7 +289,7 @@ class DeleteDeployments(command.Command):
         for deployment_id in parsed_args.deployment_ids:
             try:
                 running = self.app.client.deployment_delete(deployment_id)
-            except api_client.ClientError as error:
+            except api_client.SwconfigError as error:
                 LOG.error('%s: %s', deployment_id, error)
                 failed += 1
                 continue
@@ -337,7 +337,7 @@ class ShowOutput(show.ShowOne):
             deployment = client.deployment_show(parsed_args.deployment_id)
             outputs = deployment.get('output_values') or {}
             if not outputs:
-                raise api_client.ClientError(_no_outputs(deployment))
+                raise api_client.SwconfigError(_no_outputs(deployment))
             return views.one(outputs, ())
         answer = client.deployment_output(parsed_args.deployment_id,
                                           parsed_args.output)

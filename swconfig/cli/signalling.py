@@ -147,7 +147,7 @@ class SignalDeployment(deployments.DeploymentCommand):
                         '(swconfig deployment events %s shows it then).',
                         signal_id, OUTCOME_SECONDS, deployment_id)
         elif not applied(event, body):
-            raise api_client.ClientError(
+            raise api_client.SwconfigError(
                 f'Signal {signal_id} was not applied: '
                 f'{event.get("reason")}.')
         else:
@@ -164,14 +164,14 @@ def _check_declared(client: api_client.Client, deployment_id: str,
     deployment = client.deployment_show(deployment_id)
     try:
         config = client.config_show(deployment['config_id'])
-    except api_client.ClientError as error:
+    except api_client.SwconfigError as error:
         if error.status != 404:
             raise
         return  # another project's (a stack user's view): not ours to check
     declared = [output['name'] for output in config.get('outputs') or []]
     unknown = [name for name in names if name not in declared]
     if unknown:
-        raise api_client.ClientError(
+        raise api_client.SwconfigError(
             f'The config of deployment {deployment_id} declares no output '
             f'{", ".join(unknown)} (it declares '
             f'{", ".join(declared) or "none"}); nothing was sent.')
@@ -182,7 +182,7 @@ def _current(client: api_client.Client, deployment_id: str) -> dict | None:
     finished its DELETE action, which removed it."""
     try:
         return client.deployment_show(deployment_id)
-    except api_client.ClientError as error:
+    except api_client.SwconfigError as error:
         if error.status == 404:
             return None
         raise

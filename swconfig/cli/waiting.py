@@ -143,7 +143,7 @@ def stopped_message(deployment_id: str) -> str:
             f'swconfig deployment cancel {deployment_id} stops it.')
 
 
-def _deleted(deployment: dict, error: api_client.ClientError) -> bool:
+def _deleted(deployment: dict, error: api_client.SwconfigError) -> bool:
     return error.status == 404 and deployment.get('action') == \
         states.DELETE
 
@@ -152,7 +152,7 @@ def _events_unless_deleted(client: api_client.Client,
                            deployment: dict) -> list[dict]:
     try:
         return client.deployment_events(deployment['id'])
-    except api_client.ClientError as error:
+    except api_client.SwconfigError as error:
         if _deleted(deployment, error):
             raise DeploymentGone(deployment['id']) from error
         raise
@@ -165,7 +165,7 @@ def _show_unless_deleted(client: api_client.Client,
     try:
         return client.deployment_show(deployment['id'],
                                       wait=LONG_POLL_SECONDS)
-    except api_client.ClientError as error:
+    except api_client.SwconfigError as error:
         if _deleted(deployment, error):
             raise DeploymentGone(deployment['id']) from error
         raise

@@ -15,7 +15,7 @@
 """The REST calls swconfig's clients make, one method each.
 
 Paths are relative to the project's endpoint (``.../v1/<project>``). An
-error answer becomes ``ClientError`` carrying the message of Heat's error
+error answer becomes ``SwconfigError`` carrying the message of Heat's error
 body on one line (which cliff prints without a traceback, and Heat puts in
 a resource's status reason), its HTTP status and its error type.
 """
@@ -39,7 +39,7 @@ SERVERS = '/servers'
 HTTP_TIMEOUT = 60
 
 
-class ClientError(Exception):
+class SwconfigError(Exception):
     """A request the service refused, could not be made, or cannot be
     sent: the message is one line for the user. ``status`` is the HTTP
     status of a refusal (None otherwise) and ``error_type`` the type its
@@ -52,12 +52,12 @@ class ClientError(Exception):
         self.error_type = error_type
 
 
-def _not_utf8(text: str) -> ClientError:
+def _not_utf8(text: str) -> SwconfigError:
     """A command line argument that is not UTF-8 text (Python keeps such
     bytes as lone surrogates): said plainly, not as a codec error."""
     shown = text.encode('utf-8', 'surrogateescape').decode(
         'utf-8', 'backslashreplace')
-    return ClientError(f'"{shown}" is not UTF-8 text; ids, names and '
+    return SwconfigError(f'"{shown}" is not UTF-8 text; ids, names and '
                         f'values must be UTF-8.')
 
 
@@ -77,7 +77,7 @@ def _quote(value: str) -> str:
         raise _not_utf8(str(value)) from error
 
 
-def _refusal(reply: Any) -> ClientError:
+def _refusal(reply: Any) -> SwconfigError:
     """Heat's error body (``{"code", "title", "explanation", "error":
     {"type", "message"}}``) as ``<title> (HTTP <code>): <message>``."""
     try:
@@ -96,7 +96,7 @@ def _refusal(reply: Any) -> ClientError:
                 'explanation') or message
         else:
             message = body.get('explanation') or message
-    return ClientError(
+    return SwconfigError(
         f'{title} (HTTP {reply.status_code}): {message or title}',
         reply.status_code, error_type)
 
@@ -114,7 +114,7 @@ class Client:
     def request(self, method: str, path: str, body: Any = None,
                 params: dict | None = None, headers: dict | None = None,
                 timeout: float | None = None) -> Any:
-        """The decoded JSON answer (None for 204), or ``ClientError``."""
+        """The decoded JSON answer (None for 204), or ``SwconfigError``."""
         url = self.endpoint + path
         kwargs: dict[str, Any] = {'raise_exc': False,
                                   'timeout': timeout or self.timeout,
@@ -134,7 +134,7 @@ class Client:
         try:
             reply = self.session.request(url, method, **kwargs)
         except ks_exceptions.ClientException as error:
-            raise ClientError(f'{method} {url} failed: {error}') from error
+            raise SwconfigError(f'{method} {url} failed: {error}') from error
         LOG.debug('swconfig %s %s%s answered %s in %.3f s', method, path,
                   f' {params}' if params else '', reply.status_code,
                   time.monotonic() - started)
@@ -145,7 +145,7 @@ class Client:
         try:
             return reply.json()
         except ValueError as error:
-            raise ClientError(f'{method} {url} answered {reply.status_code}'
+            raise SwconfigError(f'{method} {url} answered {reply.status_code}'
                                f' with a body that is not JSON') from error
 
     # -- software configs -------------------------------------------------

@@ -55,10 +55,10 @@ class SwconfigClientPlugin(client_plugin.ClientPlugin):
 
     @staticmethod
     def _status(ex: Exception) -> int | None:
-        return ex.status if isinstance(ex, rest.ClientError) else None
+        return ex.status if isinstance(ex, rest.SwconfigError) else None
 
     def is_client_exception(self, ex: Exception) -> bool:
-        return isinstance(ex, rest.ClientError)
+        return isinstance(ex, rest.SwconfigError)
 
     def is_not_found(self, ex: Exception) -> bool:
         return self._status(ex) == 404

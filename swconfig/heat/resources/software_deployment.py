@@ -275,7 +275,7 @@ class SoftwareDeployment(resource.Resource):
         try:
             if not self._check_complete(deployment_id):
                 return False
-        except rest.ClientError as error:
+        except rest.SwconfigError as error:
             if error.status == 404:
                 return True
             raise
@@ -298,7 +298,7 @@ class SoftwareDeployment(resource.Resource):
             return
         try:
             self.client().deployment_cancel(self.resource_id)
-        except rest.ClientError as error:
+        except rest.SwconfigError as error:
             if error.status not in (404, 409):
                 raise
 

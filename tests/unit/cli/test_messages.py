@@ -31,7 +31,7 @@ def test_a_file_that_is_not_utf8_is_named_with_its_line(tmp_path):
     # Past the decoder's first buffer, so its offset would mislead.
     path.write_bytes(b'#!/bin/sh\n' + b'echo ok\n' * 2000
                      + b'echo caf\xe9\n')
-    with pytest.raises(client.ClientError) as error:
+    with pytest.raises(client.SwconfigError) as error:
         configs._read(str(path))
     assert str(error.value) == (
         f'{path} is not UTF-8 text (line 2002 is not valid UTF-8); save it '

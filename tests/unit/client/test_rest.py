@@ -53,8 +53,8 @@ def test_error_message(reply, expected, error_type):
     assert refusal.error_type == error_type
 
 
-def test_client_error_is_one_line():
-    error = client.ClientError('first\nsecond\n  third', 409)
+def test_swconfig_error_is_one_line():
+    error = client.SwconfigError('first\nsecond\n  third', 409)
     assert str(error) == 'first second third'
     assert error.status == 409
 
@@ -81,7 +81,7 @@ SAID = '"a\\xffb" is not UTF-8 text; ids, names and values must be UTF-8.'
         {'name': 'x', 'default': NOT_UTF8}]}),
 ])
 def test_text_that_is_not_utf8_is_said_plainly_before_sending(call):
-    with pytest.raises(client.ClientError) as raised:
+    with pytest.raises(client.SwconfigError) as raised:
         call(client.Client(_NoSession(), 'http://127.0.0.1:1/v1/p'))
     assert str(raised.value) == SAID
     assert 'codec' not in str(raised.value)

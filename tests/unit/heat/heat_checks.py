@@ -158,7 +158,7 @@ def test_client_plugin_reads_swconfigs_refusals(status, not_found,
                                                conflict):
     plugin = client_plugin.SwconfigClientPlugin.__new__(
         client_plugin.SwconfigClientPlugin)
-    error = rest.ClientError('refused', status, 'Whatever')
+    error = rest.SwconfigError('refused', status, 'Whatever')
     assert plugin.is_not_found(error) is not_found
     assert plugin.is_conflict(error) is conflict
     assert plugin.is_client_exception(error)
