@@ -453,6 +453,25 @@ def test_a_group_of_twenty_servers(heat_cloud, record_property):
     assert heat_cloud.delete_stack(name) is None
 
 
+def test_batch_create_is_honoured(heat_cloud):
+    """Heat's batch_create policy: three at a time, each batch handed to
+    the agents only once the one before has signalled."""
+    servers, urls = _group_servers(heat_cloud, 6)
+    template = GROUP.replace(
+        'type: OS::Swconfig::SoftwareDeploymentGroup\n',
+        'type: OS::Swconfig::SoftwareDeploymentGroup\n'
+        '    update_policy: {batch_create: {max_batch_size: 3}}\n')
+    name = f'batched-{uuid.uuid4().hex[:8]}'
+    with stack_agents.SimulatedAgents(urls) as simulated:
+        stack = heat_cloud.create_stack(name, template, parameters={
+            'servers': json.dumps(servers)})
+    _assert_status(heat_cloud, stack, 'CREATE_COMPLETE')
+    runs = simulated.batches('CREATE')
+    assert len(runs) == 6
+    assert stack_agents.started_after_previous_batch(runs, 3), runs
+    assert heat_cloud.delete_stack(name) is None
+
+
 def _deployments(heat_cloud, server: str) -> list[dict]:
     return heat_cloud.swconfig_session().get(
         '/software_deployments', params={'server_id': server}).json()[
@@ -570,9 +589,9 @@ def test_heats_own_group_template_runs_unchanged(heat_cloud, attribute):
         updates.append((started[0], done[0]))
     if attribute == 'sd_template_with_upd_policy':
         # max_batch_size 2: the second pair starts after the first ended.
-        updates.sort()
-        assert min(updates[2][0], updates[3][0]) >= max(
-            updates[0][1], updates[1][1]), updates
+        runs = simulated.batches('UPDATE')
+        assert len(runs) == 4
+        assert stack_agents.started_after_previous_batch(runs, 2), runs
     assert heat_cloud.delete_stack(name) is None
     for server in servers:
         assert session.get('/software_deployments', params={
@@ -632,3 +651,62 @@ def test_a_structured_deployment_is_substituted_by_swconfig(heat_cloud):
     assert 'HTTP 400' in stack.stack_status_reason
     assert 'baz' in stack.stack_status_reason
     heat_cloud.delete_stack(strict)
+
+
+REPLACING = '''
+heat_template_version: 2021-04-16
+parameters:
+  server: {type: string}
+  version: {type: string}
+  note: {type: string}
+resources:
+  config:
+    type: OS::Swconfig::SoftwareConfig
+    properties:
+      group: script
+      inputs:
+      - {name: version, replace_on_change: true}
+      - {name: note}
+      config: "#!/bin/sh\\ntrue"
+  deployment:
+    type: OS::Swconfig::SoftwareDeployment
+    properties:
+      signal_transport: NO_SIGNAL
+      config: {get_resource: config}
+      server: {get_param: server}
+      input_values:
+        version: {get_param: version}
+        note: {get_param: note}
+outputs:
+  deployment_id: {value: {get_resource: deployment}}
+'''
+
+
+def test_replace_on_change_replaces_the_deployment(heat_cloud):
+    """Heat's rule: a changed input declared replace_on_change makes a new
+    deployment (the old one is deleted); any other input updates it."""
+    server = _server()
+    session = heat_cloud.swconfig_session()
+    stack_agents.metadata_url(session, server)
+    heat = heat_cloud.heat_client()
+    name = f'replacing-{uuid.uuid4().hex[:8]}'
+    stack = heat_cloud.create_stack(name, REPLACING, parameters={
+        'server': server, 'version': '1', 'note': 'a'})
+    _assert_status(heat_cloud, stack, 'CREATE_COMPLETE')
+    first = _outputs(stack)['deployment_id']
+
+    heat.stacks.update(stack.id, template=REPLACING, parameters={
+        'server': server, 'version': '1', 'note': 'b'})
+    stack = heat_cloud.wait_for_stack(name)
+    _assert_status(heat_cloud, stack, 'UPDATE_COMPLETE')
+    assert _outputs(stack)['deployment_id'] == first
+
+    heat.stacks.update(stack.id, template=REPLACING, parameters={
+        'server': server, 'version': '2', 'note': 'b'})
+    stack = heat_cloud.wait_for_stack(name)
+    _assert_status(heat_cloud, stack, 'UPDATE_COMPLETE')
+    second = _outputs(stack)['deployment_id']
+    assert second != first
+    assert [item['id'] for item in _deployments(heat_cloud, server)] == [
+        second]
+    assert heat_cloud.delete_stack(name) is None
