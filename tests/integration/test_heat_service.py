@@ -23,10 +23,9 @@ the catalog's ``software-config`` endpoint.
 """
 
 import configparser
-import importlib
 import json
-import pkgutil
 import subprocess
+import sys
 import uuid
 
 import pytest
@@ -122,15 +121,26 @@ def test_resource_types_include_the_plugin_dirs_types(heat_cloud):
 
 
 def _swconfig_plugin_types() -> set[str]:
-    """The types the modules of swconfig's plug-in directory map."""
-    found: set[str] = set()
-    for module in pkgutil.iter_modules([_plugin_path()]):
-        loaded = importlib.import_module(
-            f'swconfig.heat.resources.{module.name}')
-        mapping = getattr(loaded, 'resource_mapping', None)
-        if mapping:
-            found.update(mapping())
-    return found
+    """The types the modules of swconfig's plug-in directory map, read in
+    a Python of their own (Heat's global options share names with
+    swconfig's, so the two are never imported into one process)."""
+    listed = subprocess.run(
+        [sys.executable, '-c', _LIST_TYPES, _plugin_path()],
+        capture_output=True, text=True, timeout=120, check=False)
+    assert listed.returncode == 0, listed.stderr[-3000:]
+    return set(json.loads(listed.stdout.splitlines()[-1]))
+
+
+_LIST_TYPES = """
+import importlib, json, pkgutil, sys
+found = set()
+for module in pkgutil.iter_modules([sys.argv[1]]):
+    loaded = importlib.import_module('swconfig.heat.resources.' + module.name)
+    mapping = getattr(loaded, 'resource_mapping', None)
+    if mapping:
+        found.update(mapping())
+print(json.dumps(sorted(found)))
+"""
 
 
 def _plugin_path() -> str:
