@@ -12,10 +12,12 @@
 #    License for the specific language governing permissions and limitations
 #    under the License.
 
-"""Server registration: which project a server id belongs to.
+"""Server registration: which project a server id belongs to, and the
+server's labels.
 
-A server belongs to one project, registered explicitly or by the first
-deployment naming it (unless ``implicit_server_registration`` is off). No
+A server belongs to one project, registered explicitly (setting its
+labels is explicit too) or by the first deployment naming it (unless
+``implicit_server_registration`` is off). No
 other project can deploy to it, read its metadata or list its deployments,
 which closes the hole Heat's designers worried about ("any tenant user can
 create a deployment for any server").
