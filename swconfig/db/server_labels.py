@@ -35,16 +35,18 @@ from swconfig.db.session import writer
 _LABEL = models.ServerLabel.__table__
 
 
-def matching_servers(project_id: str, selector: dict[str, str]) -> sa.Select:
-    """The ids of ``project_id``'s servers that carry every label of
-    ``selector`` (a non-empty mapping), as a query to run or nest."""
+def matching_servers(project_id: str | None,
+                     selector: dict[str, str]) -> sa.Select:
+    """The ids of ``project_id``'s servers (every project's when None:
+    an admin's listing) that carry every label of ``selector`` (a
+    non-empty mapping), as a query to run or nest."""
     pairs = sorted(selector.items())
-    return (sa.select(_LABEL.c.server_id)
-            .where(_LABEL.c.tenant == project_id,
-                   sa.or_(*(sa.and_(_LABEL.c.key == key,
-                                    _LABEL.c.value == value)
-                            for key, value in pairs)))
-            .group_by(_LABEL.c.server_id)
+    query = sa.select(_LABEL.c.server_id).where(sa.or_(*(
+        sa.and_(_LABEL.c.key == key, _LABEL.c.value == value)
+        for key, value in pairs)))
+    if project_id is not None:
+        query = query.where(_LABEL.c.tenant == project_id)
+    return (query.group_by(_LABEL.c.server_id)
             .having(sa.func.count() == len(pairs)))
 
 

@@ -82,13 +82,19 @@ def test_the_resolved_list_is_the_group_at_that_time(db, ctx):
     assert db.server_group_resolve(ctx, group['id']) == ['s2']
 
 
-def test_who_may_resolve(db, ctx, other_ctx, admin_ctx):
+def test_who_may_resolve_and_filter(db, ctx, other_ctx, admin_ctx):
     _server(ctx, 's1', role='db')
     group = _group(ctx, 'dbs', selector={'role': 'db'})
     with pytest.raises(exception.ServerGroupNotFound):
         db.server_group_resolve(other_ctx, group['id'])
-    # An admin resolves the group in its own project, not the admin's.
+    # An admin resolves the group in its own project, not the admin's,
+    # and filters every project's servers by label.
     assert db.server_group_resolve(admin_ctx, group['id']) == ['s1']
+    _server(other_ctx, 's2', role='db')
+    assert [row['id'] for row in db.server_get_all(
+        admin_ctx, labels={'role': 'db'})] == ['s1', 's2']
+    assert [row['id'] for row in db.server_get_all(
+        ctx, labels={'role': 'db'})] == ['s1']
 
 
 def test_a_refused_group_leaves_nothing(db, ctx, other_ctx):
