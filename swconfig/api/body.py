@@ -213,6 +213,18 @@ def check_storable(document: Any, allow_nul: bool = True) -> None:
                 reason=f'Invalid value for {_path(path)}: {problem}')
 
 
+def _first_repeated(items: list) -> Any:
+    """The first item of ``items`` equal to an earlier one (compared as
+    canonical JSON text: JSON values need not be hashable)."""
+    seen = set()
+    for item in items:
+        text = json.dumps(item, sort_keys=True)
+        if text in seen:
+            return item
+        seen.add(text)
+    return None
+
+
 def _message(error: jsonschema.ValidationError) -> str:
     """A message that names the field, without echoing huge values."""
     path = list(error.absolute_path)
@@ -234,6 +246,21 @@ def _message(error: jsonschema.ValidationError) -> str:
     if error.validator == 'maxLength':
         return (f'Invalid value for {where}: longer than '
                 f'{error.validator_value} characters.')
+    # Lists and objects are not echoed: they may be long.
+    if error.validator == 'maxItems':
+        return (f'Invalid value for {where}: more than '
+                f'{error.validator_value} items.')
+    if error.validator == 'maxProperties':
+        return (f'Invalid value for {where}: more than '
+                f'{error.validator_value} entries.')
+    if error.validator == 'minProperties':
+        return (f'Invalid value for {where}: at least '
+                f'{error.validator_value} entry is needed.')
+    if error.validator == 'uniqueItems':
+        shown = repr(_first_repeated(error.instance))
+        return (f'Invalid value for {where}: '
+                f'{shown if len(shown) <= 80 else "an item"} is given '
+                f'more than once.')
     if error.validator == 'pattern' and 'description' in schema:
         shown = repr(error.instance)
         shown = shown if len(shown) <= 80 else 'the value'

@@ -53,6 +53,7 @@ from swconfig.api import healthcheck
 from swconfig.api.agent import endpoints as agent
 from swconfig.api.agent import metadata_cache
 from swconfig.api.controllers.v1 import deployment_actions
+from swconfig.api.controllers.v1 import server_groups
 from swconfig.api.controllers.v1 import servers
 from swconfig.api.controllers.v1 import software_configs as configs
 from swconfig.api.controllers.v1 import software_deployments as deployments
@@ -130,8 +131,14 @@ ROUTES: tuple[Route, ...] = (
     Route(urls.DEPLOYMENT_OUTPUT, {'GET': deployment_actions.output}),
     Route(urls.VALIDATE, {'POST': validate.validate_template}),
     Route(urls.SERVERS, {'GET': servers.index, 'POST': servers.register}),
-    Route(urls.SERVER, {'GET': servers.show, 'DELETE': servers.unregister}),
+    Route(urls.SERVER, {'GET': servers.show, 'PUT': servers.update,
+                        'DELETE': servers.unregister}),
     Route(urls.SERVER_AGENT_CONFIG, {'GET': servers.agent_config}),
+    Route(urls.SERVER_GROUPS, {'GET': server_groups.index,
+                               'POST': server_groups.create}),
+    Route(urls.SERVER_GROUP, {'GET': server_groups.show,
+                              'PUT': server_groups.update,
+                              'DELETE': server_groups.delete}),
     Route(urls.AGENT_METADATA, {'GET': agent.AgentApp.metadata,
                                 'HEAD': agent.AgentApp.metadata}, AGENT),
     Route(urls.AGENT_SIGNAL, {'PUT': agent.AgentApp.signal,

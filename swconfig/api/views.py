@@ -57,8 +57,22 @@ def event(row: dict) -> dict:
             'new_status': row['new_status'], 'reason': row['reason']}
 
 
-def server(row: dict) -> dict:
+def server(row: dict, labels: dict[str, str] | None = None) -> dict:
     return {'server_id': row['id'], 'project_id': row['tenant'],
             'creation_time': format_time(row['created_at']),
             'metadata_updated_time': format_time(row['updated_at']),
-            'metadata_etag': row['etag']}
+            'metadata_etag': row['etag'], 'labels': labels or {}}
+
+
+def server_group_summary(row: dict) -> dict:
+    """A group as lists show it: without its servers."""
+    return {'id': row['id'], 'name': row['name'],
+            'project_id': row['tenant'], 'selector': row['selector'],
+            'creation_time': format_time(row['created_at']),
+            'updated_time': format_time(row['updated_at'])}
+
+
+def server_group(row: dict, members: list[str]) -> dict:
+    """A group with its explicit ``servers`` and its ``members`` now."""
+    return {**server_group_summary(row), 'servers': row['servers'],
+            'members': members}

@@ -25,6 +25,7 @@ from swconfig import version
 from swconfig.cli import cloud
 from swconfig.cli import configs
 from swconfig.cli import deployments
+from swconfig.cli import server_groups
 from swconfig.cli import servers
 from swconfig.cli import signalling
 from swconfig.client import rest as api_client
@@ -48,8 +49,14 @@ COMMANDS = {
     'deployment wait': deployments.WaitForDeployment,
     'deployment signal': signalling.SignalDeployment,
     'server list': servers.ListServers,
+    'server show': servers.ShowServer,
+    'server set': servers.SetServer,
     'server metadata show': servers.ShowMetadata,
     'server agent-config': servers.AgentConfig,
+    'server-group create': server_groups.CreateServerGroup,
+    'server-group list': server_groups.ListServerGroups,
+    'server-group show': server_groups.ShowServerGroup,
+    'server-group delete': server_groups.DeleteServerGroups,
 }
 
 
@@ -67,7 +74,8 @@ class SwconfigApp(app.App):
         super().__init__(
             description='Create software configs, deploy them to servers, '
                         'run and trigger their actions, follow them, read '
-                        'their outputs, cancel them.',
+                        'their outputs, cancel them; label servers and '
+                        'group them.',
             version=version.version_string(),
             command_manager=manager, deferred_help=True)
 

@@ -52,8 +52,12 @@ DEPLOYMENT_LIST = ('id', 'name', 'server_id', 'action', 'status',
                    'source_config_id', 'signal_transport', 'triggered_from',
                    'creation_time')
 EVENT = ('time', 'action', 'old_status', 'new_status', 'reason')
-SERVER = ('server_id', 'project_id', 'creation_time',
+SERVER = ('server_id', 'project_id', 'labels', 'creation_time',
           'metadata_updated_time')
+SERVER_GROUP = ('id', 'name', 'selector', 'servers', 'members',
+                'project_id', 'creation_time', 'updated_time')
+SERVER_GROUP_LIST = ('id', 'name', 'selector', 'creation_time',
+                     'updated_time')
 METADATA = ('id', 'name', 'group', 'creation_time', 'inputs', 'outputs',
             'options', 'config')
 

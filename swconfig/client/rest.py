@@ -34,6 +34,7 @@ LOG = logging.getLogger(__name__)
 CONFIGS = '/software_configs'
 DEPLOYMENTS = '/software_deployments'
 SERVERS = '/servers'
+SERVER_GROUPS = '/server_groups'
 
 #: Seconds to wait for a connection or an ordinary answer.
 HTTP_TIMEOUT = 60
@@ -253,8 +254,43 @@ class Client:
 
     # -- servers ------------------------------------------------------------
 
-    def server_list(self) -> list[dict]:
-        return self.request('GET', SERVERS)['servers']
+    def server_list(self, labels: dict[str, str] | None = None
+                    ) -> list[dict]:
+        """The project's servers; with ``labels``, only those carrying
+        all of them."""
+        params = {'label': [f'{key}={value}' for key, value
+                            in labels.items()]} if labels else None
+        return self.request('GET', SERVERS, params=params)['servers']
+
+    def server_show(self, server_id: str) -> dict:
+        return self.request('GET',
+                            f'{SERVERS}/{_quote(server_id)}')['server']
+
+    def server_set_labels(self, server_id: str,
+                          labels: dict[str, str]) -> dict:
+        """Make ``labels`` all the server's labels (registering a new
+        server)."""
+        return self.request('PUT', f'{SERVERS}/{_quote(server_id)}',
+                            {'labels': labels})['server']
+
+    # -- server groups ------------------------------------------------------
+
+    def server_group_create(self, body: dict) -> dict:
+        return self.request('POST', SERVER_GROUPS, body)['server_group']
+
+    def server_group_list(self) -> list[dict]:
+        return self.request('GET', SERVER_GROUPS)['server_groups']
+
+    def server_group_show(self, group_id: str) -> dict:
+        return self.request('GET', f'{SERVER_GROUPS}/{_quote(group_id)}'
+                            )['server_group']
+
+    def server_group_update(self, group_id: str, body: dict) -> dict:
+        return self.request('PUT', f'{SERVER_GROUPS}/{_quote(group_id)}',
+                            body)['server_group']
+
+    def server_group_delete(self, group_id: str) -> None:
+        self.request('DELETE', f'{SERVER_GROUPS}/{_quote(group_id)}')
 
     def agent_config(self, server_id: str) -> dict:
         return self.request('GET', f'{SERVERS}/{_quote(server_id)}'

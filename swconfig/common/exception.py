@@ -146,9 +146,34 @@ class ServerNotRegistered(Invalid):
                'is turned off).')
 
 
+class ServerGroupNotFound(NotFound):
+    msg_fmt = 'Server group %(group_id)s not found'
+    error_type = 'NotFound'
+
+
+class ServerGroupEmpty(Invalid):
+    msg_fmt = ('A server group needs servers, a selector, or both; '
+               '%(detail)s')
+
+
+class GroupMembersNotRegistered(Invalid):
+    """Explicit members must be servers the project registered: a group
+    registers nothing, so a mistyped id is refused rather than kept."""
+
+    msg_fmt = ('%(servers)s not registered to the project; register '
+               'servers (POST /v1/{tenant_id}/servers, or set their labels '
+               'with PUT /v1/{tenant_id}/servers/{server_id}) before '
+               'naming them in a group.')
+
+
 class Conflict(SwconfigException):
     msg_fmt = 'Conflict.'
     code = HTTPStatus.CONFLICT
+
+
+class ServerGroupNameExists(Conflict):
+    msg_fmt = ('The project already has a server group named %(name)s; '
+               'group names are unique in a project.')
 
 
 class ServerInUse(Conflict):

@@ -50,6 +50,8 @@ VALIDATE = PROJECT + '/validate'
 SERVERS = PROJECT + '/servers'
 SERVER = SERVERS + '/{server_id}'
 SERVER_AGENT_CONFIG = SERVER + '/agent-config'
+SERVER_GROUPS = PROJECT + '/server_groups'
+SERVER_GROUP = SERVER_GROUPS + '/{group_id}'
 
 # Signed URLs for agents, outside Keystone (the token is the credential).
 AGENT_METADATA = '/agent/servers/{server_id}/metadata'

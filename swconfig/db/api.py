@@ -26,6 +26,10 @@ is listed here once:
   ``signal_deployments_lock``, ``agent_signal_target``).
 * ``servers``: servers, their metadata documents, change log and push
   marks (``server_*``, ``agent_server_*``).
+* ``server_labels``: the labels of servers and the servers a label
+  selector matches (``server_labels_*``, ``servers_matching``).
+* ``server_groups``: server groups and the resolution of their members
+  (``server_group_*``).
 * ``signal_inbox``: the signal inbox (``signal_inbox_*``,
   ``agent_signal_insert``).
 * ``request_keys``: the Idempotency-Keys of requests that made
@@ -49,6 +53,8 @@ from swconfig.db import deployments
 from swconfig.db import engine_services
 from swconfig.db import purge
 from swconfig.db import request_keys
+from swconfig.db import server_groups
+from swconfig.db import server_labels
 from swconfig.db import servers
 from swconfig.db import session
 from swconfig.db import signal_inbox
@@ -96,6 +102,17 @@ server_get_all = servers.server_get_all
 server_owner = servers.server_owner
 server_push_done = servers.server_push_done
 server_push_pending = servers.server_push_pending
+
+server_labels_get = server_labels.server_labels_get
+server_labels_replace = server_labels.server_labels_replace
+servers_matching = server_labels.servers_matching
+
+server_group_create = server_groups.server_group_create
+server_group_delete = server_groups.server_group_delete
+server_group_get = server_groups.server_group_get
+server_group_get_all = server_groups.server_group_get_all
+server_group_resolve = server_groups.server_group_resolve
+server_group_update = server_groups.server_group_update
 
 agent_signal_insert = signal_inbox.agent_signal_insert
 signal_inbox_add = signal_inbox.signal_inbox_add

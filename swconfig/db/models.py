@@ -165,6 +165,62 @@ class Server(Base):
                              server_default=sa.false())
 
 
+class ServerLabel(Base):
+    """One ``key=value`` label of a server: what a server group's selector
+    matches. A key appears once per server; ``tenant`` is the server's
+    project, kept here so a selector is one index range of the project's
+    labels, without reading the servers. Removed with the server."""
+
+    __tablename__ = 'server_label'
+    __table_args__ = (
+        sa.Index(None, 'tenant', 'key', 'value'),
+    )
+
+    server_id = sa.Column(
+        sa.String(255), sa.ForeignKey('server.id', ondelete='CASCADE'),
+        primary_key=True)
+    key = sa.Column(types.exact_string(63), primary_key=True)
+    value = sa.Column(types.exact_string(255), nullable=False)
+    tenant = sa.Column(sa.String(64), nullable=False)
+
+
+class ServerGroup(Base):
+    """A named set of a project's servers: explicit members
+    (``ServerGroupMember``) and/or every server whose labels match
+    ``selector`` (a JSON object of key: value, all of which must match;
+    NULL for none). Its members are resolved when asked, so a server
+    labelled later joins it."""
+
+    __tablename__ = 'server_group'
+    __table_args__ = (
+        sa.UniqueConstraint('tenant', 'name'),
+    )
+
+    id = sa.Column(sa.String(36), primary_key=True)
+    tenant = sa.Column(sa.String(64), nullable=False)
+    name = sa.Column(types.exact_string(255), nullable=False)
+    selector = sa.Column(types.Json, nullable=True)
+    created_at = sa.Column(types.timestamp(), nullable=False)
+    updated_at = sa.Column(types.timestamp(), nullable=True)
+
+
+class ServerGroupMember(Base):
+    """A server named explicitly as a member of a group; removed with the
+    group or the server."""
+
+    __tablename__ = 'server_group_member'
+    __table_args__ = (
+        sa.Index(None, 'server_id'),
+    )
+
+    group_id = sa.Column(
+        sa.String(36), sa.ForeignKey('server_group.id', ondelete='CASCADE'),
+        primary_key=True)
+    server_id = sa.Column(
+        sa.String(255), sa.ForeignKey('server.id', ondelete='CASCADE'),
+        primary_key=True)
+
+
 class ServerChange(Base):
     """A server whose document, token revision or existence changed: the
     log API workers read, once per freshness interval, to drop what their

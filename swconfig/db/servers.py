@@ -34,6 +34,7 @@ from swconfig.common import exception
 from swconfig.common.context import RequestContext
 from swconfig.db import models
 from swconfig.db import queries
+from swconfig.db import server_labels
 from swconfig.db.agent_path import agent_engine
 from swconfig.db.agent_path import hot_statement
 from swconfig.db.session import reader
@@ -137,13 +138,17 @@ def server_get(context: RequestContext, server_id: str) -> dict:
 
 
 @reader
-def server_get_all(context: RequestContext) -> list[dict]:
+def server_get_all(context: RequestContext,
+                   labels: dict[str, str] | None = None) -> list[dict]:
     """The servers of the caller's project (all, for an admin), oldest
-    first."""
+    first; with ``labels``, only those carrying all of them."""
     model = models.Server
     query = sa.select(model).order_by(model.created_at, model.id)
     if not context.is_admin:
         query = query.where(model.tenant == context.project_id)
+    if labels:
+        query = query.where(model.id.in_(server_labels.matching_servers(
+            None if context.is_admin else context.project_id, labels)))
     return [row.to_dict() for row in context.session.scalars(query)]
 
 

@@ -60,3 +60,18 @@ def long_text() -> sa.types.TypeEngine:
     """Text that may hold a whole pre-rendered document (LONGTEXT on
     MySQL, whose TEXT stops at 64 KiB)."""
     return sa.Text().with_variant(mysql.LONGTEXT(), 'mysql')
+
+
+def exact_string(length: int) -> sa.types.TypeEngine:
+    """A string compared byte for byte on every backend.
+
+    MariaDB's default collation ignores case, so a unique key or an
+    equality (a label selector, a group name) would hold ``Role`` and
+    ``role`` for the same value there and not on SQLite or PostgreSQL;
+    ``utf8mb4_bin`` compares code points. It still ignores trailing
+    spaces (MariaDB pads), so values stored in such a column must not
+    end with one: the API refuses them.
+    """
+    return sa.String(length).with_variant(
+        mysql.VARCHAR(length, charset='utf8mb4', collation='utf8mb4_bin'),
+        'mysql')

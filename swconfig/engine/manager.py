@@ -37,6 +37,7 @@ from swconfig.engine import actions
 from swconfig.engine import configs
 from swconfig.engine import deployments
 from swconfig.engine import rpcapi
+from swconfig.engine import server_groups
 from swconfig.engine import servers
 from swconfig.engine import signals
 
@@ -170,6 +171,27 @@ class EngineManager:
     def unregister_server(self, context: RequestContext,
                           server_id: str) -> None:
         servers.unregister(context, server_id)
+
+    @expected
+    def set_server_labels(self, context: RequestContext, server_id: str,
+                          labels: dict[str, str]) -> dict:
+        return servers.set_labels(context, server_id, labels)
+
+    @expected
+    def create_server_group(self, context: RequestContext, name: str,
+                            servers: list[str],
+                            selector: dict[str, str] | None) -> dict:
+        return server_groups.create(context, name, servers, selector)
+
+    @expected
+    def update_server_group(self, context: RequestContext, group_id: str,
+                            values: dict) -> dict:
+        return server_groups.update(context, group_id, values)
+
+    @expected
+    def delete_server_group(self, context: RequestContext,
+                            group_id: str) -> None:
+        server_groups.delete(context, group_id)
 
     @database_outage_unavailable
     def process_signal(self, context: RequestContext, inbox_id: int) -> None:

@@ -42,6 +42,8 @@ API version history:
           ``input_values_validate`` (structured-config input
           substitution); sent (and 1.8 asked for) only when one is set:
           older engines would ignore them and derive without it.
+    1.10 - set_server_labels; create_server_group, update_server_group,
+           delete_server_group.
 
 Rolling upgrades: ``[upgrade_levels] engine`` caps the version this client
 sends (oslo.messaging's ``version_cap``), so API servers of a new release
@@ -68,7 +70,7 @@ from swconfig.common.context import RequestContext
 from swconfig.conf import CONF
 from swconfig.engine import availability
 
-RPC_API_VERSION = '1.8'
+RPC_API_VERSION = '1.10'
 LOG = log.getLogger(__name__)
 AT_LEAST_ONCE = messaging.TransportOptions(at_least_once=True)
 #: Fields of a deployment creation that RPC API 1.1 added; a creation
@@ -310,6 +312,31 @@ class EngineAPI:
         version = self._version('Unregistering a server', '1.2')
         return self._call(context, 'unregister_server', version,
                           server_id=server_id)
+
+    def set_server_labels(self, context: RequestContext, server_id: str,
+                          labels: dict[str, str]) -> dict:
+        version = self._version('Setting the labels of a server', '1.10')
+        return self._call(context, 'set_server_labels', version,
+                          server_id=server_id, labels=labels)
+
+    def create_server_group(self, context: RequestContext, name: str,
+                            servers: list[str],
+                            selector: dict[str, str] | None) -> dict:
+        version = self._version('Creating a server group', '1.10')
+        return self._call(context, 'create_server_group', version,
+                          name=name, servers=servers, selector=selector)
+
+    def update_server_group(self, context: RequestContext, group_id: str,
+                            values: dict) -> dict:
+        version = self._version('Updating a server group', '1.10')
+        return self._call(context, 'update_server_group', version,
+                          group_id=group_id, values=values)
+
+    def delete_server_group(self, context: RequestContext,
+                            group_id: str) -> None:
+        version = self._version('Deleting a server group', '1.10')
+        return self._call(context, 'delete_server_group', version,
+                          group_id=group_id)
 
     def apply_signal(self, context: RequestContext,
                      inbox_id: int) -> str | None:

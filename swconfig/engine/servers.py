@@ -12,16 +12,19 @@
 #    License for the specific language governing permissions and limitations
 #    under the License.
 
-"""Server registration: which project a server id belongs to.
+"""Server registration: which project a server id belongs to, and the
+server's labels.
 
-A server belongs to one project, registered explicitly or by the first
-deployment naming it (unless ``implicit_server_registration`` is off). No
+A server belongs to one project, registered explicitly (setting its
+labels is explicit too) or by the first deployment naming it (unless
+``implicit_server_registration`` is off). No
 other project can deploy to it, read its metadata or list its deployments,
 which closes the hole Heat's designers worried about ("any tenant user can
 create a deployment for any server").
 """
 
-
+from oslo_db import api as oslo_db_api
+from oslo_db import exception as db_exc
 from oslo_log import log
 
 from swconfig import transports
@@ -50,6 +53,36 @@ def register(context: RequestContext, server_id: str) -> dict:
     LOG.info('Server %s registered to project %s', server_id,
              server['tenant'])
     return db_api.server_get(context, server_id)
+
+
+# Two requests registering the same new server both insert its row: the
+# second meets the first's once it commits, and starts again.
+@oslo_db_api.wrap_db_retry(max_retries=5, retry_interval=0.05,
+                           max_retry_interval=1, jitter=True,
+                           retry_on_deadlock=True,
+                           exception_checker=lambda exc: isinstance(
+                               exc, db_exc.DBDuplicateEntry))
+def set_labels(context: RequestContext, server_id: str,
+               labels: dict[str, str]) -> dict:
+    """Make ``labels`` all the server's labels (the API validated them),
+    registering the server for the caller's project if it is new: naming
+    a server in a PUT is as explicit as registering it. The server
+    (without its document) with its ``labels``."""
+    with db_api.writer.using(context):
+        server = claim(context, server_id, explicit=True)
+        db_api.server_labels_replace(context, server_id, server['tenant'],
+                                     labels)
+        # A server registered here has no document yet.
+        rendered = (server['etag'] is not None
+                    or metadata.render_in_transaction(context, server))
+    if not rendered:
+        metadata.render(server_id)
+    LOG.info('Labels of server %s set: %s', server_id,
+             ', '.join(f'{key}={value}' for key, value
+                       in sorted(labels.items())) or 'none')
+    row = db_api.server_get(context, server_id)
+    row.pop('document', None)
+    return {**row, 'labels': dict(labels)}
 
 
 def unregister(context: RequestContext, server_id: str) -> None:

@@ -12,7 +12,7 @@
 #    License for the specific language governing permissions and limitations
 #    under the License.
 
-"""Rules for /servers: server registration and agent bootstrap."""
+"""Rules for /servers: server registration, labels and agent bootstrap."""
 
 from oslo_policy import policy
 
@@ -31,6 +31,10 @@ rules = [
     _rule('servers:create', base.PROJECT_MEMBER,
           'Register a server to the project.',
           [{'path': urls.SERVERS, 'method': 'POST'}]),
+    _rule('servers:update', base.PROJECT_MEMBER,
+          "Set a server's labels; registers the server to the project if "
+          'it is new.',
+          [{'path': urls.SERVER, 'method': 'PUT'}]),
     _rule('servers:delete', base.PROJECT_MEMBER,
           'Unregister a server (it must have no deployments).',
           [{'path': urls.SERVER, 'method': 'DELETE'}]),

@@ -48,6 +48,17 @@ _CONFIG_SUMMARY_PROPERTIES = {
 }
 
 
+_GROUP_SUMMARY_PROPERTIES = {
+    'id': {'type': 'string'},
+    'name': {'type': 'string'},
+    'project_id': {'type': 'string'},
+    'selector': {'anyOf': [{'type': 'object', 'additionalProperties': {
+        'type': 'string'}}, {'type': 'null'}]},
+    'creation_time': _TIME,
+    'updated_time': {'anyOf': [_TIME, {'type': 'null'}]},
+}
+
+
 def _object(properties: dict, required: list[str] | None = None,
             description: str | None = None) -> dict:
     # Closed objects: a key a view adds without documenting it here fails
@@ -144,7 +155,24 @@ RESPONSE_SCHEMAS: dict[str, dict] = {
         'creation_time': _TIME,
         'metadata_updated_time': {'anyOf': [_TIME, {'type': 'null'}]},
         'metadata_etag': _nullable('string'),
+        'labels': {'type': 'object',
+                   'additionalProperties': {'type': 'string'},
+                   'description': 'The labels server group selectors '
+                                  'match: ``{"key": "value"}``.'},
     }, description='A server registered to (claimed by) one project.'),
+    'ServerGroupSummary': _object(
+        _GROUP_SUMMARY_PROPERTIES,
+        description='A server group as lists show it, without servers.'),
+    'ServerGroup': _object({
+        **_GROUP_SUMMARY_PROPERTIES,
+        'servers': {'type': 'array', 'items': {'type': 'string'},
+                    'description': 'The explicit members, sorted.'},
+        'members': {'type': 'array', 'items': {'type': 'string'},
+                    'description': 'The servers the group holds now: the '
+                                   'explicit ones and those the selector '
+                                   'matches, sorted by id. A rollout '
+                                   'records this list when it starts.'},
+    }),
     'AgentConfig': _object({
         'server_id': {'type': 'string'},
         'os-collect-config': {'type': 'object'},
@@ -190,6 +218,10 @@ ENVELOPES: dict[str, dict] = {
     'ServerList': _envelope('servers', {'type': 'array',
                                         'items': ref('Server')}),
     'ServerShow': _envelope('server', ref('Server')),
+    'ServerGroupList': _envelope(
+        'server_groups', {'type': 'array',
+                          'items': ref('ServerGroupSummary')}),
+    'ServerGroupShow': _envelope('server_group', ref('ServerGroup')),
     'SignalAccepted': _envelope('signal', {'type': 'integer'}),
     'OutputShow': _object({'output': _object({
         'name': {'type': 'string'},
@@ -214,8 +246,9 @@ ERROR_RESPONSES: dict[str, tuple[str, str]] = {
     '405': ('MethodNotAllowed', 'Any method not listed for a path.'),
     '409': ('Conflict', 'The config is referenced by a deployment, the '
                         'server still has deployments, the deployment '
-                        'changed concurrently, or there is no action in '
-                        'progress to cancel.'),
+                        'changed concurrently, there is no action in '
+                        'progress to cancel, or the project already has '
+                        'a server group of that name.'),
     '413': ('SignalTooLarge', 'The signal is over [agent] max_signal_size; '
                               'it is recorded, and the deployment\'s '
                               'current action fails with the reason.'),

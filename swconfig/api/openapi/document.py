@@ -65,6 +65,7 @@ PATH_PARAMETERS = {
     'deployment_id': _path_parameter('deployment_id',
                                      'Software deployment id.'),
     'server_id': _path_parameter('server_id', 'Server id.'),
+    'group_id': _path_parameter('group_id', 'Server group id.'),
     'output_name': _path_parameter('output_name', 'The name of one of the '
                                    'output values.'),
 }

@@ -42,6 +42,7 @@ from swconfig.api import router
 from swconfig.api.openapi import components
 from swconfig.api.openapi import document
 from swconfig.api.openapi import spec
+from swconfig.api.schemas.v1 import server_groups as group_schemas
 from swconfig.api.schemas.v1 import servers as server_schemas
 from swconfig.api.schemas.v1 import software_configs as config_schemas
 from swconfig.api.schemas.v1 import software_deployments as deploy_schemas
@@ -49,7 +50,8 @@ from swconfig.common import urls
 
 PROJECT = f'p-openapi-{uuid.uuid4().hex[:8]}'
 METHODS = ('GET', 'POST', 'PUT', 'DELETE', 'PATCH')
-SCHEMA_MODULES = (config_schemas, deploy_schemas, server_schemas)
+SCHEMA_MODULES = (config_schemas, deploy_schemas, server_schemas,
+                  group_schemas)
 # Documented bodies the controller reads without a schema (any JSON object
 # is accepted, which is all the documented schema says). Should one start
 # validating, it must validate with the documented object: then remove it.
@@ -193,6 +195,11 @@ def test_success_envelopes():
                  urls.DEPLOYMENT_CANCEL):
         assert envelopes[('POST', path)] == {'software_deployment'}
     assert envelopes[('GET', urls.DEPLOYMENT_OUTPUT)] == {'output'}
+    assert envelopes[('PUT', urls.SERVER)] == {'server'}
+    assert envelopes[('GET', urls.SERVER_GROUPS)] == {'server_groups'}
+    for method in ('POST', 'GET', 'PUT'):
+        path = urls.SERVER_GROUPS if method == 'POST' else urls.SERVER_GROUP
+        assert envelopes[(method, path)] == {'server_group'}
 
 
 # -- request schemas are the validators' own objects ------------------------
@@ -223,6 +230,9 @@ def test_request_schemas_are_the_schema_modules_objects():
     assert documented[('POST', urls.PROJECT + '/validate')] \
         is config_schemas.VALIDATE
     assert documented[('POST', urls.SERVERS)] is server_schemas.CREATE
+    assert documented[('PUT', urls.SERVER)] is server_schemas.UPDATE
+    assert documented[('POST', urls.SERVER_GROUPS)] is group_schemas.CREATE
+    assert documented[('PUT', urls.SERVER_GROUP)] is group_schemas.UPDATE
     assert documented[('POST', urls.DEPLOYMENT_ACTIONS)] is \
         deploy_schemas.ACTION_RUN
     assert documented[('POST', urls.DEPLOYMENT_TRIGGER)] is \
@@ -466,6 +476,23 @@ def _check_actions(call, client, server: dict) -> None:
          **{**project, 'config_id': component['id']})
 
 
+def _check_server_groups(call, server: dict) -> None:
+    """The server group endpoints, with the documented errors."""
+    project = {'tenant_id': server['tenant_id']}
+    created = call('POST', urls.SERVER_GROUPS, 200, json={
+        'name': f'dbs-{uuid.uuid4().hex[:8]}', 'selector': {'role': 'db'},
+        'servers': [server['server_id']]}, **project)['server_group']
+    group = {**project, 'group_id': created['id']}
+    call('POST', urls.SERVER_GROUPS, 409, json={
+        'name': created['name'], 'selector': {'role': 'db'}}, **project)
+    call('GET', urls.SERVER_GROUPS, 200, query='limit=1', **project)
+    call('GET', urls.SERVER_GROUP, 200, **group)
+    call('PUT', urls.SERVER_GROUP, 200, json={'selector': None}, **group)
+    call('PUT', urls.SERVER_GROUP, 400, json={'servers': []}, **group)
+    call('DELETE', urls.SERVER_GROUP, 204, **group)
+    call('GET', urls.SERVER_GROUP, 404, **group)
+
+
 def test_responses_match_the_document(inprocess_stack):
     call = _Conformance(inprocess_stack)
     configs = urls.CONFIGS
@@ -493,6 +520,9 @@ def test_responses_match_the_document(inprocess_stack):
     call('GET', urls.SERVERS + '/{server_id}', 200, **server)
     settings = call('GET', urls.SERVERS + '/{server_id}/agent-config',
                     200, **server)
+    call('PUT', urls.SERVER, 200, json={'labels': {'role': 'db'}}, **server)
+    call('GET', urls.SERVERS, 200, query='label=role=db', **project)
+    _check_server_groups(call, server)
 
     # A derived deployment: the engine issues its signed signal URL.
     deployed = call('POST', deployments, 200, json={

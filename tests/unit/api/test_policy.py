@@ -62,6 +62,12 @@ MATRIX = {
     'servers:create': MEMBERS,
     'servers:delete': MEMBERS,
     'servers:agent_config': MEMBERS,
+    'servers:update': MEMBERS,
+    'server_groups:index': READERS,
+    'server_groups:show': READERS,
+    'server_groups:create': MEMBERS,
+    'server_groups:update': MEMBERS,
+    'server_groups:delete': MEMBERS,
 }
 
 CASES = [(rule, who, who in allowed)

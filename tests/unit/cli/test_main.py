@@ -28,8 +28,9 @@ DOC = pathlib.Path(__file__).parents[3] / 'doc/source/user/cli.rst'
 def test_every_command_is_documented_and_nothing_else():
     documented = set()
     for line in DOC.read_text().splitlines():
-        for name in re.findall(r'``((?:config|deployment|server) '
-                               r'[a-z -]+?)(?: [A-Z(\[-].*?)?``', line):
+        for name in re.findall(r'``((?:config|deployment|server|'
+                               r'server-group) [a-z -]+?)'
+                               r'(?: [A-Z(\[-].*?)?``', line):
             documented.add(name.strip())
     assert documented == set(main.COMMANDS)
 

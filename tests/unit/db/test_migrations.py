@@ -324,6 +324,30 @@ ROWS_AT = {
              'input_key': 'get_input', 'input_values_validate': 'STRICT'},
         ],
     },
+    '2b066bcaffad': {
+        # Keys and values that differ only in case are distinct labels on
+        # every backend (MariaDB's default collation would merge them).
+        'server_label': [
+            {'server_id': 'server-1', 'key': 'role', 'value': 'db',
+             'tenant': 'p1'},
+            {'server_id': 'server-1', 'key': 'Role', 'value': 'DB ☃',
+             'tenant': 'p1'},
+            {'server_id': 'server-3', 'key': 'role', 'value': '',
+             'tenant': 'p1'},
+        ],
+        'server_group': [
+            {'id': 'group-1', 'tenant': 'p1', 'name': 'databases ü',
+             'selector': '{"role":"db"}', 'created_at': T0 + 13 * SECOND,
+             'updated_at': T0 + 14 * SECOND},
+            {'id': 'group-2', 'tenant': 'p1', 'name': 'Databases ü',
+             'selector': None, 'created_at': T0 + 13 * SECOND,
+             'updated_at': None},
+        ],
+        'server_group_member': [
+            {'group_id': 'group-2', 'server_id': 'server-3'},
+            {'group_id': 'group-2', 'server_id': 'server-1'},
+        ],
+    },
 }
 
 
@@ -382,6 +406,12 @@ def _short(value: object) -> str:
     return text if len(text) <= 80 else f'{text[:60]}... ({len(text)})'
 
 
+def _primary_key(table: sa.Table, row: dict) -> tuple:
+    """The row's primary key (``id``, or the columns of a composite
+    key such as a server label's ``server_id, key``)."""
+    return tuple(row[column.name] for column in table.primary_key.columns)
+
+
 def _check_rows(connection: sa.Connection,
                 inserted: list[tuple[str, dict]], at_head: bool) -> None:
     """Fail unless every inserted row is there with its values; at head,
@@ -390,13 +420,16 @@ def _check_rows(connection: sa.Connection,
     tables = _tables(connection)
     stored = {}
     for name in {name for name, _ in inserted}:
-        stored[name] = {row.id: row._asdict() for row in
-                        connection.execute(sa.select(tables.tables[name]))}
+        table = tables.tables[name]
+        stored[name] = {_primary_key(table, row._asdict()): row._asdict()
+                        for row in connection.execute(sa.select(table))}
     problems = []
     for name, values in inserted:
-        row = stored[name].get(values['id'])
+        key = _primary_key(tables.tables[name], values)
+        shown = key[0] if len(key) == 1 else key
+        row = stored[name].get(key)
         if row is None:
-            problems.append(f'{name} {values["id"]!r}: row gone')
+            problems.append(f'{name} {shown!r}: row gone')
             continue
         expected = dict(values)
         if at_head:
@@ -407,7 +440,7 @@ def _check_rows(connection: sa.Connection,
             found = row.get(column, missing)
             if found is missing or not value == found:
                 problems.append(
-                    f'{name} {values["id"]!r}.{column}: expected '
+                    f'{name} {shown!r}.{column}: expected '
                     f'{_short(value)}, found '
                     f'{"no column" if found is missing else _short(found)}')
     if problems:
@@ -467,6 +500,8 @@ def _damages(connection: sa.Connection) -> dict:
             deployment.c.id == 'deployment-2').values(action_revision=1),
         'NULL lost': sa.update(tables['signal_inbox']).where(
             tables['signal_inbox'].c.id == 2).values(payload='null'),
+        'label lost': sa.delete(tables['server_label']).where(
+            tables['server_label'].c.key == 'Role'),
     }
 
 

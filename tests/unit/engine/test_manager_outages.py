@@ -32,6 +32,7 @@ from swconfig.engine import actions
 from swconfig.engine import configs
 from swconfig.engine import deployments
 from swconfig.engine import manager
+from swconfig.engine import server_groups
 from swconfig.engine import servers
 from swconfig.engine import signals
 
@@ -59,6 +60,13 @@ ENDPOINTS = {
     'unregister_server': (servers, 'unregister', {'server_id': 's1'}),
     'process_signal': (signals, 'process', {'inbox_id': 7}),
     'apply_signal': (signals, 'process', {'inbox_id': 7}),
+    'set_server_labels': (servers, 'set_labels', {
+        'server_id': 's1', 'labels': {'role': 'db'}}),
+    'create_server_group': (server_groups, 'create', {
+        'name': 'dbs', 'servers': ['s1'], 'selector': None}),
+    'update_server_group': (server_groups, 'update', {
+        'group_id': 'g1', 'values': {'name': 'n'}}),
+    'delete_server_group': (server_groups, 'delete', {'group_id': 'g1'}),
 }
 
 

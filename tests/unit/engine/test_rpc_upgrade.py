@@ -41,7 +41,7 @@ from swconfig.engine import rpcapi
 from swconfig.engine import service as engine_service
 
 CAPS = [None, '1.0', '1.1', '1.2', '1.3', '1.4', '1.5', '1.6', '1.7',
-        '1.8']
+        '1.8', '1.10']
 
 DERIVED = deployment_request.DeploymentRequest(
     server_id='s1', config_id='c1', input_values={'a': 1}, action='CREATE',
@@ -155,6 +155,23 @@ EXPECTED: dict[str, tuple[str, dict, list[tuple[str, str, dict]]]] = {
     'process_signal': (
         'process_signal', {'inbox_id': 7},
         [('1.1', 'process_signal', {'inbox_id': 7})]),
+    # Labels and server groups are new in 1.10: no older form.
+    'set_server_labels': (
+        'set_server_labels', {'server_id': 's1', 'labels': {'role': 'db'}},
+        [('1.10', 'set_server_labels',
+          {'server_id': 's1', 'labels': {'role': 'db'}})]),
+    'create_server_group': (
+        'create_server_group',
+        {'name': 'dbs', 'servers': ['s1'], 'selector': {'role': 'db'}},
+        [('1.10', 'create_server_group',
+          {'name': 'dbs', 'servers': ['s1'], 'selector': {'role': 'db'}})]),
+    'update_server_group': (
+        'update_server_group', {'group_id': 'g1', 'values': {'name': 'n'}},
+        [('1.10', 'update_server_group',
+          {'group_id': 'g1', 'values': {'name': 'n'}})]),
+    'delete_server_group': (
+        'delete_server_group', {'group_id': 'g1'},
+        [('1.10', 'delete_server_group', {'group_id': 'g1'})]),
 }
 CASES = [(case, cap) for case in EXPECTED for cap in CAPS]
 
@@ -305,8 +322,8 @@ def test_the_cap_reaches_the_rpc_client(client, pinned, value, cap):
     ('1', 'is not an RPC API version'),
     ('1.5.1', 'is not an RPC API version'),
     ('v1.5', 'is not an RPC API version'),
-    ('1.9', 'is not a version this release can pin to'),
-    ('1.10', 'is not a version this release can pin to'),
+    ('1.11', 'is not a version this release can pin to'),
+    ('1.20', 'is not a version this release can pin to'),
     ('2.0', 'is not a version this release can pin to'),
     ('0.9', 'is not a version this release can pin to'),
 ])
@@ -408,7 +425,7 @@ def test_an_engine_refuses_a_bad_cap_too(monkeypatch, set_conf):
     monkeypatch.setattr(engine_service.transports, 'check_defaults',
                         lambda *args: None)
     engine_service.check_config()
-    set_conf('engine', '1.9', group='upgrade_levels')
+    set_conf('engine', '1.11', group='upgrade_levels')
     with pytest.raises(exception.ConfigurationError) as caught:
         engine_service.check_config()
-    assert "[upgrade_levels] engine = '1.9'" in caught.value.message
+    assert "[upgrade_levels] engine = '1.11'" in caught.value.message

@@ -187,6 +187,13 @@ CALLS = [
     ('apply_signal', 'call', _call('1.5'), {'inbox_id': 7}),
     ('process_signal', 'cast', {'version': '1.1', 'retry': 0},
      {'inbox_id': 7}),
+    ('set_server_labels', 'call', _call('1.10'),
+     {'server_id': 's1', 'labels': {'role': 'db'}}),
+    ('create_server_group', 'call', _call('1.10'),
+     {'name': 'dbs', 'servers': ['s1'], 'selector': {'role': 'db'}}),
+    ('update_server_group', 'call', _call('1.10'),
+     {'group_id': 'g1', 'values': {'selector': None}}),
+    ('delete_server_group', 'call', _call('1.10'), {'group_id': 'g1'}),
 ]
 CALLS = [call if len(call) == 5 else (*call, call[3]) for call in CALLS]
 CALLED = sorted(call[0] for call in CALLS if call[1] == 'call')

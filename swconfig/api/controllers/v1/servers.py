@@ -12,8 +12,10 @@
 #    License for the specific language governing permissions and limitations
 #    under the License.
 
-"""/v1/{tenant_id}/servers: which servers belong to the project, and the
-agent bootstrap settings of each."""
+"""/v1/{tenant_id}/servers: which servers belong to the project, their
+labels, and the agent bootstrap settings of each."""
+
+import re
 
 import pecan
 
@@ -22,19 +24,55 @@ from swconfig.api import views
 from swconfig.api.controllers.v1 import access
 from swconfig.api.openapi import spec
 from swconfig.api.schemas.v1 import servers as schemas
+from swconfig.common import exception
 from swconfig.db import api as db_api
 
 TAG = 'servers'
+LABEL_FILTER = 'label'
+
+
+def label_filter(texts: list[str]) -> dict[str, str]:
+    """``?label=KEY=VALUE`` (repeatable; all must match) as a selector;
+    400 for one that is not a valid label."""
+    selector: dict[str, str] = {}
+    for text in texts:
+        key, equals, value = text.partition('=')
+        problem = None
+        if not equals:
+            problem = 'it is not KEY=VALUE'
+        elif not re.fullmatch(schemas.LABEL_KEY['pattern'], key):
+            problem = f'{key!r} is not {schemas.LABEL_KEY["description"]}'
+        elif not re.fullmatch(schemas.LABEL_VALUE['pattern'], value):
+            problem = (f'{value!r} is not '
+                       f'{schemas.LABEL_VALUE["description"]}')
+        elif selector.get(key, value) != value:
+            problem = f'it gives {key} a second value'
+        if problem:
+            raise exception.InvalidParameterValue(
+                reason=f'Invalid value {text!r} for {LABEL_FILTER!r}: '
+                       f'{problem}.')
+        selector[key] = value
+    return selector
 
 
 @pecan.expose('json')
-@spec.operation('listServers', 'Servers registered to the project.',
-                tag=TAG, responses={**spec.ok('ServerList', 'Servers.'),
-                                    **spec.errors(400, 403)})
+@spec.operation(
+    'listServers', 'Servers registered to the project.', tag=TAG,
+    responses={**spec.ok('ServerList', 'Servers.'),
+               **spec.errors(400, 403)},
+    parameters=(
+        spec.query(LABEL_FILTER, {'type': 'string'},
+                   'KEY=VALUE: only the servers with this label; '
+                   'repeat it for servers with all of them.'),
+    ))
 def index() -> dict:
     context = access.authorize('servers:index')
-    return {'servers': [views.server(row)
-                        for row in db_api.server_get_all(context)]}
+    selector = label_filter(pecan.request.GET.getall(LABEL_FILTER))
+    with db_api.reader.using(context):  # the servers and their labels
+        rows = db_api.server_get_all(context, labels=selector)
+        labels = db_api.server_labels_get(context)
+    return {'servers': [views.server(row, labels.get(row['id']))
+                        for row in rows]}
 
 
 @pecan.expose('json')
@@ -43,7 +81,10 @@ def index() -> dict:
                            **spec.errors(400, 403, 404)})
 def show(server_id: str) -> dict:
     context = access.authorize('servers:show')
-    return {'server': views.server(db_api.server_get(context, server_id))}
+    with db_api.reader.using(context):
+        row = db_api.server_get(context, server_id)
+        labels = db_api.server_labels_get(context, [server_id])
+    return {'server': views.server(row, labels.get(server_id))}
 
 
 @pecan.expose('json')
@@ -54,9 +95,25 @@ def show(server_id: str) -> dict:
 def register() -> dict:
     context = access.authorize('servers:create')
     document = body.load(pecan.request, schemas.CREATE)
-    row = pecan.request.engine.register_server(context,
-                                               document['server_id'])
-    return {'server': views.server(row)}
+    server_id = document['server_id']
+    row = pecan.request.engine.register_server(context, server_id)
+    labels = db_api.server_labels_get(context, [server_id])
+    return {'server': views.server(row, labels.get(server_id))}
+
+
+@pecan.expose('json')
+@spec.operation('updateServer',
+                "Set a server's labels; registers a new server.", tag=TAG,
+                body=spec.Body('ServerUpdate', schemas.UPDATE),
+                responses={**spec.ok('ServerShow', 'The server.'),
+                           **spec.errors(400, 403)})
+def update(server_id: str) -> dict:
+    context = access.authorize('servers:update')
+    body.validate(schemas.SERVER_ID, server_id)
+    document = body.load(pecan.request, schemas.UPDATE)
+    row = pecan.request.engine.set_server_labels(context, server_id,
+                                                 document['labels'])
+    return {'server': views.server(row, row['labels'])}
 
 
 @pecan.expose(content_type='application/json')

@@ -12,7 +12,8 @@
 #    License for the specific language governing permissions and limitations
 #    under the License.
 
-"""Request schemas for /servers."""
+"""Request schemas for /servers, and the label rules server groups'
+selectors share."""
 
 SERVER_ID = {
     'type': 'string', 'minLength': 1, 'maxLength': 255,
@@ -32,5 +33,51 @@ CREATE = {
         'server_id': SERVER_ID,
     },
     'required': ['server_id'],
+    'additionalProperties': False,
+}
+
+#: The most labels one server may carry.
+MAX_LABELS = 64
+# MariaDB ignores a trailing space when it compares (swconfig.db.types.
+# exact_string), so a value may not end, nor for symmetry begin, with
+# white space.
+_TEXT = r'[^\x00-\x1f\x7f-\x9f]'
+_EDGE = r'[^\x00-\x1f\x7f-\x9f\s]'
+
+LABEL_KEY = {
+    'type': 'string',
+    'pattern': r'^[A-Za-z0-9._/-]{1,63}$',
+    'description': 'a label key: 1 to 63 ASCII letters, digits, "-", "_", '
+                   '"." or "/"',
+}
+
+LABEL_VALUE = {
+    'type': 'string',
+    'pattern': f'^(?:{_EDGE}(?:{_TEXT}{{0,253}}{_EDGE})?)?$',
+    'description': 'a label value: 0 to 255 characters, without control '
+                   'characters and without white space at either end',
+}
+
+LABELS = {
+    'type': 'object',
+    'propertyNames': LABEL_KEY,
+    'additionalProperties': LABEL_VALUE,
+    'maxProperties': MAX_LABELS,
+    'description': f'All the labels of the server, as ``{{"key": '
+                   f'"value"}}``, replacing those it had (``{{}}`` removes '
+                   f'them all); at most {MAX_LABELS}. Keys and values '
+                   f'compare exactly, case included.',
+}
+
+UPDATE = {
+    'title': 'ServerUpdate',
+    'description': "Set a server's labels, registering the server for the "
+                   'project if it is new. Any other key is refused with '
+                   '400 naming it.',
+    'type': 'object',
+    'properties': {
+        'labels': LABELS,
+    },
+    'required': ['labels'],
     'additionalProperties': False,
 }
