@@ -42,6 +42,9 @@ API version history:
           ``input_values_validate`` (structured-config input
           substitution); sent (and 1.8 asked for) only when one is set:
           older engines would ignore them and derive without it.
+    1.9 - create_software_deployments: a list of deployments in one
+          call, all or none (``requests``, each a DeploymentRequest as a
+          dict; ``idempotency_key`` sent only when the client gave one).
 
 Rolling upgrades: ``[upgrade_levels] engine`` caps the version this client
 sends (oslo.messaging's ``version_cap``), so API servers of a new release
@@ -68,7 +71,7 @@ from swconfig.common.context import RequestContext
 from swconfig.conf import CONF
 from swconfig.engine import availability
 
-RPC_API_VERSION = '1.8'
+RPC_API_VERSION = '1.9'
 LOG = log.getLogger(__name__)
 AT_LEAST_ONCE = messaging.TransportOptions(at_least_once=True)
 #: Fields of a deployment creation that RPC API 1.1 added; a creation
@@ -243,6 +246,21 @@ class EngineAPI:
                       if name not in _CREATE_FIELDS_SINCE_1_1}
         return self._call(context, 'create_software_deployment', version,
                           **fields)
+
+    def create_software_deployments(
+            self, context: RequestContext,
+            requests: list[deployment_request.DeploymentRequest],
+            idempotency_key: str | None = None) -> list[dict]:
+        """The deployments, in request order. No older call means the
+        same (one creation per call would be neither all or nothing nor
+        one transaction per chunk): under a pin below 1.9 it is refused
+        (409) before anything is sent."""
+        version = self._version('Creating deployments from a list', '1.9')
+        keyed = ({} if idempotency_key is None
+                 else {'idempotency_key': idempotency_key})
+        return self._call(context, 'create_software_deployments', version,
+                          requests=[request.to_dict()
+                                    for request in requests], **keyed)
 
     def update_software_deployment(self, context: RequestContext,
                                    deployment_id: str,
