@@ -151,9 +151,9 @@ def write(context: RequestContext, items: Sequence[Planned], *,
             last = first + chunk_size >= len(items)
             written += _write_chunk(context, chunk, start, first, in_chunk,
                                     event_reason, last)
-    except Exception:
+    except Exception as exc:
         if written:
-            _undo(context, written)
+            _undo(context, written, exc)
         raise
     return written
 
@@ -194,11 +194,13 @@ def _write_chunk(context: RequestContext, chunk: Sequence[Planned],
     return rows
 
 
-def _undo(context: RequestContext, rows: list[dict]) -> None:
-    """Delete the deployments of the chunks a failed list wrote (with
-    their derived configs and events), and render their servers again.
-    The servers they registered stay registered. An outage here is
-    logged: the error that stopped the list is the one raised."""
+def _undo(context: RequestContext, rows: list[dict],
+          reason: Exception) -> None:
+    """Delete the deployments of the chunks a list wrote before
+    ``reason`` stopped it (with their derived configs and events), and
+    render their servers again. The servers they registered stay
+    registered. An outage here is logged: the error that stopped the
+    list is the one raised."""
     try:
         with db_api.writer.using(context):
             gone = db_api.software_deployments_delete_many(
@@ -206,13 +208,14 @@ def _undo(context: RequestContext, rows: list[dict]) -> None:
         for server_id in sorted({row['server_id'] for row in gone}):
             metadata.render(server_id)
     except Exception:
-        LOG.exception('Could not undo the %d deployments written before a '
-                      'list of deployments failed', len(rows))
+        LOG.exception('Could not undo the %d deployments a list wrote '
+                      'before it stopped (%s)', len(rows),
+                      type(reason).__name__)
         return
     for row in gone:
         deployments.forget_transport(row)
-    LOG.warning('Undid the %d deployments written before a list of '
-                'deployments failed', len(gone))
+    LOG.warning('Undid the %d deployments a list wrote before it stopped '
+                '(%s)', len(gone), type(reason).__name__)
 
 
 class _MadeMeanwhile(Exception):
