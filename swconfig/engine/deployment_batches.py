@@ -106,7 +106,10 @@ def plan(context: RequestContext, requests: Sequence[DeploymentRequest],
     """Check and derive every request as a single creation would (but
     for the quota), reading their configs and servers in two queries;
     nothing is written. The deployments get ``deployment_ids(first_id)``
-    (a new first id when None)."""
+    (a new first id when None). Deriving issues each item's signal
+    transport, which may make something (a Zaqar queue): a caller that
+    does not ``write`` the items calls ``forget_transports``. An outage
+    (5xx) is raised, not held against an item."""
     ids = deployment_ids(first_id or uuidutils.generate_uuid(),
                          len(requests))
     with db_api.reader.using(context):
@@ -128,6 +131,8 @@ def plan(context: RequestContext, requests: Sequence[DeploymentRequest],
             values, derived = deployments.new_deployment(
                 context, request, source, server, ids[index])
         except exception.SwconfigException as exc:
+            if exc.code >= 500:
+                raise  # an outage (a transport's service): not the item's
             found.problems[index] = exc.message
             continue
         found.items.append(Planned(index, request, values, derived))
@@ -142,7 +147,8 @@ def write(context: RequestContext, items: Sequence[Planned], *,
     order given (their ``created_at`` too, a microsecond apart, so lists
     show them in that order); the rows. ``event_reason``: the reason of
     their first events (else their status reasons). A chunk that fails
-    undoes the chunks written before it; the error is raised."""
+    undoes the chunks written before it, and what the signal transports
+    made for every item is removed; the error is raised."""
     start = timeutils.utcnow()
     written: list[dict] = []
     try:
@@ -154,8 +160,18 @@ def write(context: RequestContext, items: Sequence[Planned], *,
     except Exception as exc:
         if written:
             _undo(context, written, exc)
+        forget_transports(items)
         raise
     return written
+
+
+def forget_transports(items: Sequence[Planned]) -> None:
+    """Remove what the signal transports made while ``items`` were
+    planned (a Zaqar queue each; most transports make nothing), for
+    items that will not be written."""
+    for item in items:
+        if item.derived is not None:
+            deployments.forget_transport(item.values)
 
 
 @oslo_db_api.wrap_db_retry(max_retries=WRITE_ATTEMPTS, retry_interval=0.05,
@@ -198,9 +214,10 @@ def _undo(context: RequestContext, rows: list[dict],
           reason: Exception) -> None:
     """Delete the deployments of the chunks a list wrote before
     ``reason`` stopped it (with their derived configs and events), and
-    render their servers again. The servers they registered stay
-    registered. An outage here is logged: the error that stopped the
-    list is the one raised."""
+    render their servers again (``write`` removes what their signal
+    transports made). The servers they registered stay registered. An
+    outage here is logged: the error that stopped the list is the one
+    raised."""
     try:
         with db_api.writer.using(context):
             gone = db_api.software_deployments_delete_many(
@@ -212,8 +229,6 @@ def _undo(context: RequestContext, rows: list[dict],
                       'before it stopped (%s)', len(rows),
                       type(reason).__name__)
         return
-    for row in gone:
-        deployments.forget_transport(row)
     LOG.warning('Undid the %d deployments a list wrote before it stopped '
                 '(%s)', len(gone), type(reason).__name__)
 
@@ -253,9 +268,13 @@ def create_many(context: RequestContext,
         if made is not None:
             return _repeated(context, idempotency_key, made, len(requests))
     found = plan(context, requests)
-    if found.problems:
-        raise exception.BatchInvalid.of(found.problems, len(requests))
-    deployments.check_quota(context, adding=len(requests))
+    try:
+        if found.problems:
+            raise exception.BatchInvalid.of(found.problems, len(requests))
+        deployments.check_quota(context, adding=len(requests))
+    except Exception:
+        forget_transports(found.items)
+        raise
 
     def hook(chunk_context: RequestContext, rows: list[dict],
              last: bool) -> None:

@@ -19,7 +19,9 @@ Two ways in: Heat's raw one (the client sends an already-derived config,
 the config and issues the signal transport). Either way the server is
 claimed for the caller's project and its agent document re-rendered. Every
 update is a conditional write on the row's ``version``; on a collision the
-update is decided again on fresh data.
+update is decided again on fresh data. A list of deployments
+(``deployment_batches``) is checked and built by the same functions
+(``check_request``, ``new_deployment``, ``check_quota``).
 """
 
 import datetime

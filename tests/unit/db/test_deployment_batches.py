@@ -167,7 +167,7 @@ def test_a_list_is_derived_as_single_creations_are(facade, ctx):
 
 @backends.on_every_backend
 def test_each_bad_item_gets_the_message_a_single_creation_gets(
-        facade, ctx, other_ctx):
+        facade, ctx, other_ctx, forgotten):
     config = rows.make_config(ctx, inputs=INPUTS)
     component = rows.make_config(ctx, group='component', config=COMPONENT)
     foreign = rows.make_config(other_ctx)
@@ -199,6 +199,7 @@ def test_each_bad_item_gets_the_message_a_single_creation_gets(
     assert found.problems == expected
     with pytest.raises(exception.BatchInvalid) as refused:
         deployment_batches.create_many(ctx, listed)
+    assert len(forgotten) == 3  # the good items were derived
     assert refused.value.code == 400
     assert refused.value.message.startswith(
         '6 of the 9 items cannot be created, so none was: items[1]: '
@@ -221,8 +222,19 @@ def test_the_quota_counts_the_list_whole(facade, ctx, set_conf):
     assert _count(facade, models.SoftwareDeployment) == 5
 
 
+@pytest.fixture
+def forgotten(monkeypatch):
+    """The deployments whose signal transport was told to remove what it
+    made for them (HEAT_SIGNAL makes nothing, so the call is recorded)."""
+    found = []
+    monkeypatch.setattr(deployments, 'forget_transport',
+                        lambda row: found.append(row['id']))
+    return found
+
+
 @backends.on_every_backend
-def test_a_failed_chunk_undoes_the_chunks_before(facade, ctx, other_ctx):
+def test_a_failed_chunk_undoes_the_chunks_before(facade, ctx, other_ctx,
+                                                 forgotten):
     """A server another project registered after the list was checked:
     the chunk that claims it fails, and the chunks written before it are
     deleted again, with their derived configs and events; the servers'
@@ -243,6 +255,7 @@ def test_a_failed_chunk_undoes_the_chunks_before(facade, ctx, other_ctx):
     documents = _documents(facade)
     assert {server: documents[server] for server in 'abcd'} == dict.fromkeys(
         'abcd', [])
+    assert forgotten == [item.values['id'] for item in found.items]
 
 
 @on_row_locking_backends
