@@ -18,7 +18,9 @@ processes over MariaDB and PostgreSQL. The quota is tested in-process
 (where it can be lowered) and, on every backend, at the engine
 (tests/unit/engine/test_deployment_batches.py)."""
 
+import time
 from typing import Any
+import urllib.parse
 import uuid
 
 import pytest
@@ -31,6 +33,7 @@ SERVERS = 50
 PER_SERVER = 10  # 500 deployments
 # [api] max_batch_deployments of the stacks (the default).
 MAX_ITEMS = 1000
+SIGNAL_SECONDS = 30
 
 
 def _post(api: Any, project: str, items: Any,
@@ -140,6 +143,24 @@ def test_both_forms_and_one_server_twice(api, project):
         project, 'software_deployments', f'/metadata/{server}')).json
     assert sorted(entry['id'] for entry in document['metadata']) == sorted(
         [derived['config_id'], config['id']])
+    # The agent signals the listed deployment on its signed URL.
+    derived_config = api.get(helpers.url(
+        project, 'software_configs', f'/{derived["config_id"]}')).json[
+        'software_config']
+    url = urllib.parse.urlsplit(next(
+        entry['value'] for entry in derived_config['inputs']
+        if entry['name'] == 'deploy_signal_id'))
+    reply = api.put(f'{url.path}?{url.query}',
+                    json={'result': 'listed', 'deploy_status_code': 0})
+    assert reply.status == 200, reply.text
+    deadline = time.monotonic() + SIGNAL_SECONDS
+    shown = derived
+    while shown['status'] == 'IN_PROGRESS' and time.monotonic() < deadline:
+        shown = api.get(helpers.url(
+            project, 'software_deployments',
+            f'/{derived["id"]}?wait=5')).json['software_deployment']
+    assert (shown['status'], shown['output_values']['result']) == (
+        'COMPLETE', 'listed')
 
 
 def test_bad_items_are_named_and_nothing_is_created(api, project):
