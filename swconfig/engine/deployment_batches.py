@@ -112,13 +112,18 @@ def plan(context: RequestContext, requests: Sequence[DeploymentRequest],
     (5xx) is raised, not held against an item."""
     ids = deployment_ids(first_id or uuidutils.generate_uuid(),
                          len(requests))
+    server_ids = sorted({request.server_id for request in requests
+                         if request.server_id})
+    known: dict[str, dict] = {}
     with db_api.reader.using(context):
         sources = db_api.software_configs_get_many(
             context, [request.config_id for request in requests
                       if request.config_id])
-        known = db_api.servers_get_many(
-            context, [request.server_id for request in requests
-                      if request.server_id])
+        # A query per chunk's worth of servers: lists as long as a
+        # rollout's stay within every backend's bound parameters.
+        for first in range(0, len(server_ids), CHUNK_SIZE):
+            known.update(db_api.servers_get_many(
+                context, server_ids[first:first + CHUNK_SIZE]))
     found = Plan([], {})
     for index, request in enumerate(requests):
         try:
@@ -201,8 +206,8 @@ def _write_chunk(context: RequestContext, chunk: Sequence[Planned],
             context, list(claimed.values()))
         if in_chunk is not None:
             in_chunk(context, rows, last)
-    LOG.info('Created %d deployments on %d servers', len(rows),
-             len(claimed))
+    LOG.info('Created %d deployments on %d servers for project %s',
+             len(rows), len(claimed), context.project_id)
     deadlines.expect(min((row['timeout_at'] for row in rows
                           if row['timeout_at'] is not None), default=None))
     for server_id in unrendered:
@@ -304,7 +309,10 @@ def _repeated(context: RequestContext, key: str | None, first_id: str,
     DeploymentNotFound for the first one deleted since (as a repeated
     single creation)."""
     ids = deployment_ids(first_id, count)
-    rows = db_api.software_deployments_get_many(context, ids)
+    rows: dict[str, dict] = {}
+    for first in range(0, count, CHUNK_SIZE):
+        rows.update(db_api.software_deployments_get_many(
+            context, ids[first:first + CHUNK_SIZE]))
     for deployment_id in ids:
         if deployment_id not in rows:
             raise exception.DeploymentNotFound(deployment_id=deployment_id)
