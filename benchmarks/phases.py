@@ -25,6 +25,7 @@ import json
 import time
 from typing import Any
 
+import requests
 import sqlalchemy as sa
 
 from benchmarks import common
@@ -238,6 +239,75 @@ def create_deployments(setup: stack.Setup,
                                       time_limit, lambda s: s < 300)
     setup.check()
     return _row(setup, 'create deployments', result, monitor)
+
+
+#: The labels of the list creation phase's two rows.
+ONE_BY_ONE = 'create {count} one by one'
+IN_ONE_LIST = 'create {count} in one list'
+
+
+def _creation_item(server_id: str, config_id: str, index: int) -> dict:
+    return {'config_id': config_id, 'server_id': server_id,
+            'signal_transport': 'HEAT_SIGNAL', 'action': 'CREATE',
+            'name': f'bench-listed-{index}',
+            'input_values': {'name': server_id, 'port': 9000}}
+
+
+def list_creation(setup: stack.Setup, project: str, config_id: str,
+                  count: int, concurrency: int,
+                  time_limit: float) -> list[Row]:
+    """``count`` deployments made one POST each (``concurrency`` at a
+    time), then ``count`` more in one POST of a list, each to a server of
+    its own that the deployment registers (``project``'s): two rows whose
+    "requests" are deployments, so their rates compare. The list's answer
+    must hold every deployment, and its servers' documents theirs."""
+    setup.check()
+    path = f'/v1/{project}/software_deployments'
+    json_type = {'Content-Type': 'application/json'}
+
+    def singles() -> Any:
+        for index in range(count):
+            body = _creation_item(f'bench-single-{index:06d}', config_id,
+                                  index)
+            yield 'POST', path, json_type, json.dumps(body).encode()
+
+    groups = stack.groups_for(setup)
+    with stack.Monitor(groups) as monitor:
+        result = loadgen.run_requests(setup.port, singles(), concurrency,
+                                      time_limit, lambda s: s == 200)
+    rows = [_row(setup, ONE_BY_ONE.format(count=count), result, monitor)]
+    items = [_creation_item(f'bench-listed-{index:06d}', config_id, index)
+             for index in range(count)]
+    base = f'http://{common.HOST}:{setup.port}'
+    with stack.Monitor(groups) as monitor:
+        started = time.monotonic()
+        reply = requests.post(base + path, json=items, timeout=time_limit)
+        seconds = time.monotonic() - started
+    made = (reply.json().get('software_deployments', [])
+            if reply.status_code == 200 else [])
+    if len(made) != count:
+        raise RuntimeError(f'{setup.name}: the list of {count} made '
+                           f'{len(made)} deployments: {reply.status_code} '
+                           f'{reply.text[:500]}')
+    for row in (made[0], made[-1]):
+        document = requests.get(
+            f'{base}{path}/metadata/{row["server_id"]}', timeout=30).json()
+        if [entry['id'] for entry in document['metadata']] != [
+                row['config_id']]:
+            raise RuntimeError(f'{setup.name}: server {row["server_id"]} '
+                               f'lacks its listed deployment: {document}')
+    listed = loadgen.Result(requests=count, seconds=seconds,
+                            statuses={reply.status_code: 1},
+                            p50_ms=seconds * 1000, p99_ms=seconds * 1000,
+                            max_ms=seconds * 1000)
+    rows.append(_row(setup, IN_ONE_LIST.format(count=count), listed,
+                     monitor))
+    ratio = listed.rate / result.rate if result.rate else float('inf')
+    common.log(f'{setup.name}: {count} deployments one by one '
+               f'{result.rate:.0f}/s, in one list {listed.rate:.0f}/s: '
+               f'{ratio:.1f} x')
+    setup.check()
+    return rows
 
 
 def idle_rss(setup: stack.Setup, seconds: float = 1.0) -> Row:

@@ -249,6 +249,21 @@ def targets(rows: list[phases.Row], labels: dict[str, str]
             f'{burst.extra["applied_after_s"]:.1f} s '
             f'({burst.extra["applied"]} applied)',
             done and burst.extra['applied_after_s'] <= 5)
+    for setup in ('production', 'embedded'):
+        one_by_one = next((r for r in rows if r.setup == setup and r.phase
+                           .startswith('create ') and r.phase.endswith(
+                               ' one by one')), None)
+        listed = next((r for r in rows if r.setup == setup and r.phase
+                       .startswith('create ') and r.phase.endswith(
+                           ' in one list')), None)
+        if one_by_one and listed and one_by_one.result.rate:
+            add(f'{listed.phase} vs one POST each ({setup})',
+                f'{listed.result.rate:.0f} vs '
+                f'{one_by_one.result.rate:.0f} deployments/s = '
+                f'{listed.result.rate / one_by_one.result.rate:.1f} x; '
+                f'server CPU {listed.server_cpu_us() / 1000:.2f} vs '
+                f'{one_by_one.server_cpu_us() / 1000:.2f} ms per '
+                f'deployment', None)
     create = _find(rows, 'production', 'create deployments')
     if create:
         result = create.result

@@ -49,8 +49,11 @@ SIGNAL_WARMUP = 128
 #: Calls of the RPC floor phase (a few seconds).
 RPC_CALLS = 4000
 SMALL_DB = 'swconfig_bench_small'
-PHASES = ('polls', 'tenant-view', 'signals', 'creation', 'rpc-floor',
-          'heat-creation', 'heat-tenant-view')
+PHASES = ('polls', 'tenant-view', 'signals', 'creation', 'list-creation',
+          'rpc-floor', 'heat-creation', 'heat-tenant-view')
+#: The most deployments one list may create ([api] max_batch_deployments
+#: of the setups: the default).
+MAX_LIST = 1000
 HEAT_PHASES = ('heat-creation', 'heat-tenant-view')
 HEAT_WARMUP = 64
 REFERENCE = report.REFERENCE
@@ -96,6 +99,10 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     add('--creations', type=int, default=1500,
         help='deployments to create (default 1500)')
     add('--creation-concurrency', type=int, default=32)
+    add('--list-size', type=int, default=MAX_LIST,
+        help='deployments of the list creation phase: made one POST each, '
+             'then as many in one POST of a list (default and most '
+             f'{MAX_LIST})')
     add('--phase-time-limit', type=float, default=60,
         help='upper bound, seconds, of the signal and creation phases')
     add('--workers', type=int, default=4, help='gunicorn workers')
@@ -139,6 +146,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         args.duration = min(args.duration, 5)
         args.signals = min(args.signals, 1000)
         args.creations = min(args.creations, 300)
+        args.list_size = min(args.list_size, 500)
     if args.metadata_cache_size is None:
         args.metadata_cache_size = max(
             10000, args.servers + args.few_deployments_servers
@@ -147,6 +155,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     unknown = set(args.phases) - set(PHASES)
     if unknown:
         parser.error(f'unknown phases: {", ".join(sorted(unknown))}')
+    if not 1 <= args.list_size <= MAX_LIST:
+        parser.error(f'--list-size must be 1 to {MAX_LIST}')
     args.signals = min(args.signals, args.servers - SIGNAL_WARMUP)
     args.creations = min(args.creations,
                          args.servers - args.signals - SIGNAL_WARMUP)
@@ -430,6 +440,13 @@ def _all_phases(setup: stack.Setup, name: str, db_url: str,
             rows.append(phases.create_deployments(
                 setup, seeded.creations, args.creation_concurrency,
                 args.phase_time_limit))
+        if 'list-creation' in args.phases:
+            common.log(f'{name}: {args.list_size} deployments one by one, '
+                       f'then in one list')
+            project, _server, config_id = seeded.creations[0]
+            rows += phases.list_creation(
+                setup, project, config_id, args.list_size,
+                args.creation_concurrency, args.phase_time_limit)
         rows.append(phases.idle_rss(setup))
         return rows
     finally:
@@ -464,7 +481,8 @@ def _settings(args: argparse.Namespace) -> str:
             f'engines, MariaDB + RabbitMQ; [api] metadata_cache_size '
             f'{args.metadata_cache_size:,}, warmed up before the polls; '
             f'tenant view at {args.tenant_concurrency} connections; '
-            f'{args.signals} signals, {args.creations} creations')
+            f'{args.signals} signals, {args.creations} creations, '
+            f'{args.list_size} deployments one by one and in one list')
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -132,6 +132,12 @@ def read_json(request: Any, allow_nul: bool = True,
     _check_content_type(request)
     if not raw.startswith(b'{'):
         raise _not_an_object(raw, schema)
+    return _parse(raw, allow_nul)
+
+
+def _parse(raw: bytes, allow_nul: bool, root: tuple = ()) -> Any:
+    """The JSON document ``raw`` holds, checked to be storable (400
+    naming the field, under ``root``, that is not)."""
     non_finite: list[str] = []
 
     def parse_constant(text: str) -> _NonFinite:
@@ -150,8 +156,14 @@ def read_json(request: Any, allow_nul: bool = True,
     json_depth.check_depth(document)
     # Walk the document only when something in the raw text may need it.
     if non_finite or any(hint in raw for hint in _SURROGATE_HINTS):
-        check_storable(document, allow_nul)
+        check_storable(document, allow_nul, root)
     return document
+
+
+def is_list(request: Any) -> bool:
+    """Whether the body is a JSON array (it starts with ``[``, as an
+    object body starts with ``{``): a list of things to create."""
+    return read_raw(request).startswith(b'[')
 
 
 def _printable(text: str) -> str:
@@ -184,10 +196,12 @@ def _text_problem(text: str, allow_nul: bool) -> str | None:
     return None
 
 
-def check_storable(document: Any, allow_nul: bool = True) -> None:
+def check_storable(document: Any, allow_nul: bool = True,
+                   root: tuple = ()) -> None:
     """400 naming the first string (value or key) holding a lone surrogate
-    (or a NUL, unless ``allow_nul``) and the first NaN or Infinity."""
-    stack: list[tuple[tuple, Any]] = [((), document)]
+    (or a NUL, unless ``allow_nul``) and the first NaN or Infinity; its
+    path starts with ``root``."""
+    stack: list[tuple[tuple, Any]] = [(root, document)]
     while stack:
         path, value = stack.pop()
         problem = None
@@ -313,4 +327,44 @@ def load(request: Any, schema: dict) -> dict:
     # A NUL can only come as a \u0000 escape, which read_json checks.
     document = read_json(request, allow_nul=False, schema=schema)
     validate(schema, document)
+    return document
+
+
+#: How a list body's items are named in messages: ``items[3]``.
+ITEMS = 'items'
+
+
+def load_list(request: Any, schema: dict, item_schema: dict,
+              max_items: int) -> list[dict]:
+    """A validated JSON array body of objects, for creating several
+    things at once (``schema``: the array, whose ``items`` refer to
+    ``item_schema`` by name).
+
+    An empty list, or one longer than ``max_items``, is refused. Every
+    item is validated with ``item_schema``; the 400 names each bad item
+    by its index (``items[3]: ...``) with the message the item alone
+    would get. NUL characters are refused as ``load`` refuses them.
+    """
+    raw = read_raw(request)
+    _check_content_type(request)
+    document = _parse(raw, allow_nul=False, root=(ITEMS,))
+    if len(document) < schema.get('minItems', 0):
+        raise exception.InvalidParameterValue(
+            reason='The request body is an empty list; give at least one '
+                   'item to create.')
+    if len(document) > max_items:
+        raise exception.RequestLimitExceeded(
+            detail=f'The list holds {len(document)} items; at most '
+                   f'{max_items} may be created in one request.')
+    problems = {}
+    for index, item in enumerate(document):
+        if not isinstance(item, dict):
+            problems[index] = f'{_kind(item)}; a JSON object is expected.'
+            continue
+        errors = sorted(_validator(item_schema).iter_errors(item),
+                        key=lambda e: list(e.absolute_path))
+        if errors:
+            problems[index] = _message(errors[0])
+    if problems:
+        raise exception.BatchInvalid.of(problems, len(document))
     return document

@@ -349,6 +349,23 @@ class InputValueMissing(Invalid):
                'LAX to substitute null.')
 
 
+class BatchInvalid(Invalid):
+    """Items of a list of things to create (deployments) that cannot be
+    created; none was. Each item's message is the one creating it alone
+    would get."""
+
+    msg_fmt = ('%(count)s of the %(total)s items cannot be created, so '
+               'none was: %(problems)s.')
+
+    @classmethod
+    def of(cls, problems: dict[int, str], total: int) -> 'BatchInvalid':
+        """From ``{item index: message}``: one ``items[<index>]: ...`` per
+        bad item, in index order."""
+        listed = '; '.join(f'items[{index}]: {problems[index].rstrip(".")}'
+                           for index in sorted(problems))
+        return cls(count=len(problems), total=total, problems=listed)
+
+
 class NotServerDerived(Invalid):
     msg_fmt = ('Deployment %(deployment_id)s was created with a config '
                'derived by its client (no signal_transport); only '

@@ -58,6 +58,16 @@ opts = [
                help='Largest request body, in bytes, the API accepts. '
                     'Larger bodies are refused with 400 '
                     'RequestLimitExceeded, as Heat does.'),
+    cfg.IntOpt('max_batch_deployments',
+               default=1000,
+               min=1,
+               help='Most deployments one request may create: a POST '
+                    '/v1/{tenant_id}/software_deployments whose body is a '
+                    'list of deployments. A longer list is refused with '
+                    '400 RequestLimitExceeded and nothing is created. The '
+                    'list must also fit in max_json_body_size, and counts '
+                    'whole against [DEFAULT] '
+                    'max_software_deployments_per_tenant.'),
     cfg.IntOpt('max_json_depth',
                default=32,
                min=2,

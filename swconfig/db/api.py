@@ -61,9 +61,11 @@ from swconfig.db import signal_inbox
 
 software_config_count = configs.software_config_count
 software_config_create = configs.software_config_create
+software_configs_create_many = configs.software_configs_create_many
 software_config_delete = configs.software_config_delete
 software_config_get = configs.software_config_get
 software_config_get_all = configs.software_config_get_all
+software_configs_get_many = configs.software_configs_get_many
 software_config_names = configs.software_config_names
 
 agent_signal_target = deployments.agent_signal_target
@@ -86,22 +88,33 @@ software_deployment_timed_out = deployments.software_deployment_timed_out
 software_deployment_update = deployments.software_deployment_update
 software_deployment_versions = deployments.software_deployment_versions
 software_deployments_apply = deployments.software_deployments_apply
+software_deployments_create_many = (
+    deployments.software_deployments_create_many)
+software_deployments_delete_many = (
+    deployments.software_deployments_delete_many)
+software_deployments_get_many = deployments.software_deployments_get_many
 software_deployments_waiting = deployments.software_deployments_waiting
 
 agent_server_changes = servers.agent_server_changes
 agent_server_changes_purge = servers.agent_server_changes_purge
 agent_server_document = servers.agent_server_document
 agent_server_documents = servers.agent_server_documents
+new_server_row = servers.new_server_row
 server_claim = servers.server_claim
+server_claim_many = servers.server_claim_many
+server_claimable = servers.server_claimable
 server_delete = servers.server_delete
 server_deployment_configs = servers.server_deployment_configs
+server_deployment_configs_many = servers.server_deployment_configs_many
 server_document_get = servers.server_document_get
 server_document_store = servers.server_document_store
+server_documents_store_many = servers.server_documents_store_many
 server_get = servers.server_get
 server_get_all = servers.server_get_all
 server_owner = servers.server_owner
 server_push_done = servers.server_push_done
 server_push_pending = servers.server_push_pending
+servers_get_many = servers.servers_get_many
 
 server_labels_get = server_labels.server_labels_get
 server_labels_replace = server_labels.server_labels_replace

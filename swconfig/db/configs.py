@@ -51,6 +51,22 @@ def software_config_create(context: RequestContext, values: dict) -> dict:
     return row
 
 
+@writer
+def software_configs_create_many(context: RequestContext,
+                                 values: list[dict]) -> list[dict]:
+    """Insert configs in one statement (a batch of deployments derives
+    one each); the rows as stored, in the order given."""
+    now = timeutils.utcnow()
+    rows = []
+    for item in values:
+        row = queries.new_row(_CONFIG, item)
+        row['created_at'] = row['created_at'] or now
+        rows.append(row)
+    if rows:
+        context.session.connection().execute(_INSERT_CONFIG, rows)
+    return rows
+
+
 @reader
 def software_config_get(context: RequestContext, config_id: str) -> dict:
     """A config of the caller's project (any, for an admin);
@@ -66,6 +82,22 @@ def software_config_get(context: RequestContext, config_id: str) -> dict:
     if row is None:
         raise exception.ConfigNotFound(config_id=config_id)
     return row._asdict()
+
+
+@reader
+def software_configs_get_many(context: RequestContext,
+                              config_ids: list[str]) -> dict[str, dict]:
+    """{config id: row} of the configs among ``config_ids`` the caller
+    may see (as ``software_config_get``): one query for a batch of
+    deployments; an id missing from the answer is "not found"."""
+    ids = sorted(set(config_ids))
+    if not ids:
+        return {}
+    query = sa.select(_CONFIG).where(_CONFIG.c.id.in_(ids))
+    if not context.is_admin:
+        query = query.where(_CONFIG.c.tenant == context.project_id)
+    return {row.id: row._asdict()
+            for row in context.session.connection().execute(query)}
 
 
 def _derived(model: type[models.SoftwareConfig]) -> sa.Exists:

@@ -54,27 +54,63 @@ _SIGNAL_TARGET = hot_statement(sa.select(
     _DEPLOYMENT.c.id == sa.bindparam('deployment_id')))
 
 
+def _new_row(values: dict, now: Any) -> dict:
+    """A new deployment's row: every column, at version 1."""
+    row = queries.new_row(_DEPLOYMENT, values)
+    row['created_at'] = row['created_at'] or now
+    row['version'] = 1
+    if row['action_revision'] is None:
+        row['action_revision'] = 0
+    return row
+
+
+def _first_event(row: dict, event_reason: str | None) -> dict:
+    """The event of a new deployment: its status, with ``event_reason``
+    or else the status reason."""
+    return {'deployment_id': row['id'], 'created_at': row['created_at'],
+            'action': row['action'], 'old_status': None,
+            'new_status': row['status'],
+            'reason': event_reason or row['status_reason']}
+
+
 @writer
 def software_deployment_create(context: RequestContext, values: dict,
                                event_reason: str | None = None) -> dict:
     """Insert a deployment and its first event, in one transaction; the
     event's reason is ``event_reason``, else the status reason."""
-    row = queries.new_row(_DEPLOYMENT, values)
-    row['created_at'] = row['created_at'] or timeutils.utcnow()
-    row['version'] = 1
-    if row['action_revision'] is None:
-        row['action_revision'] = 0
+    row = _new_row(values, timeutils.utcnow())
     connection = context.session.connection()
     try:
         connection.execute(_INSERT_DEPLOYMENT, row)
     except db_exc.DBReferenceError:
         raise exception.ConfigNotFound(config_id=values.get('config_id'))
-    connection.execute(_INSERT_EVENT, {
-        'deployment_id': row['id'], 'created_at': row['created_at'],
-        'action': row['action'], 'old_status': None,
-        'new_status': row['status'],
-        'reason': event_reason or row['status_reason']})
+    connection.execute(_INSERT_EVENT, _first_event(row, event_reason))
     return row
+
+
+@writer
+def software_deployments_create_many(context: RequestContext,
+                                     values: list[dict],
+                                     event_reason: str | None = None
+                                     ) -> list[dict]:
+    """Insert deployments and their first events (as
+    ``software_deployment_create`` does one) in two statements, however
+    many there are; the rows in the order given."""
+    now = timeutils.utcnow()
+    rows = [_new_row(item, now) for item in values]
+    if not rows:
+        return rows
+    connection = context.session.connection()
+    try:
+        connection.execute(_INSERT_DEPLOYMENT, rows)
+    except db_exc.DBReferenceError:
+        # A config deleted since the batch was checked; which one the
+        # database does not say.
+        raise exception.ConfigNotFound(config_id=' or '.join(sorted(
+            {row['source_config_id'] or row['config_id'] for row in rows})))
+    connection.execute(_INSERT_EVENT,
+                       [_first_event(row, event_reason) for row in rows])
+    return rows
 
 
 @reader
@@ -103,6 +139,20 @@ def software_deployment_get_for_update(context: RequestContext,
     if row is None:
         raise exception.DeploymentNotFound(deployment_id=deployment_id)
     return row.to_dict()
+
+
+@reader
+def software_deployments_get_many(context: RequestContext,
+                                  deployment_ids: list[str]
+                                  ) -> dict[str, dict]:
+    """{id: row} of the deployments among ``deployment_ids`` the caller
+    may see: one query; an id missing from the answer is "not found"."""
+    if not deployment_ids:
+        return {}
+    query = queries.visible_deployments(context).where(
+        models.SoftwareDeployment.id.in_(deployment_ids))
+    return {row.id: row.to_dict()
+            for row in context.session.scalars(query)}
 
 
 @reader
@@ -213,6 +263,38 @@ def software_deployment_delete(context: RequestContext,
             models.DeploymentEvent.deployment_id == deployment_id))
     context.session.delete(row)
     return row.to_dict()
+
+
+@oslo_db_api.retry_on_deadlock
+@writer
+def software_deployments_delete_many(context: RequestContext,
+                                     deployment_ids: list[str]
+                                     ) -> list[dict]:
+    """Delete the deployments among ``deployment_ids`` the caller may
+    see, their events and the configs the engine derived for them (but
+    one another deployment uses meanwhile), in a few statements; the rows
+    as they were. What undoes a batch that failed half-way."""
+    model = models.SoftwareDeployment
+    rows = [row.to_dict() for row in context.session.scalars(
+        queries.visible_deployments(context).where(
+            model.id.in_(deployment_ids)))]
+    if not rows:
+        return rows
+    ids = [row['id'] for row in rows]
+    connection = context.session.connection()
+    connection.execute(sa.delete(_EVENT).where(
+        _EVENT.c.deployment_id.in_(ids)))
+    connection.execute(sa.delete(_DEPLOYMENT).where(
+        _DEPLOYMENT.c.id.in_(ids)))
+    derived = [row['config_id'] for row in rows
+               if row['source_config_id'] is not None]
+    if derived:
+        in_use = sa.exists().where(sa.or_(
+            _DEPLOYMENT.c.config_id == _CONFIG.c.id,
+            _DEPLOYMENT.c.source_config_id == _CONFIG.c.id))
+        connection.execute(sa.delete(_CONFIG).where(
+            _CONFIG.c.id.in_(derived), ~in_use))
+    return rows
 
 
 def _add_event(context: RequestContext, deployment_id: str, action: str | None,

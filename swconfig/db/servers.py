@@ -45,9 +45,14 @@ _DEPLOYMENT = models.SoftwareDeployment.__table__
 _SERVER = models.Server.__table__
 _CHANGE = models.ServerChange.__table__
 _INSERT_SERVER = sa.insert(_SERVER)
-_SERVER_LOCK = sa.select(*(column for column in _SERVER.columns
-                           if column.key != 'document')).where(
+_SERVER_COLUMNS = [column for column in _SERVER.columns
+                   if column.key != 'document']
+_SERVER_LOCK = sa.select(*_SERVER_COLUMNS).where(
     _SERVER.c.id == sa.bindparam('server_id')).with_for_update()
+_SERVERS_GET = sa.select(*_SERVER_COLUMNS).where(
+    _SERVER.c.id.in_(sa.bindparam('server_ids', expanding=True))
+).order_by(_SERVER.c.id)
+_SERVERS_LOCK = _SERVERS_GET.with_for_update()
 # The renderer's input: every deployment of a server with its config.
 # Of a deployment only what ``metadata.stays_in_document`` and
 # ``document_changes`` read: decoding its inputs and outputs (JSON) and
@@ -61,6 +66,17 @@ _SERVER_DEPLOYMENT_CONFIGS = (
     .join(_CONFIG, _DEPLOYMENT.c.config_id == _CONFIG.c.id)
     .where(_DEPLOYMENT.c.server_id == sa.bindparam('server_id'))
     .order_by(_DEPLOYMENT.c.created_at.asc(), _DEPLOYMENT.c.id.asc()))
+# The same for a batch's servers (``server_id`` added to tell them apart).
+_SERVERS_DEPLOYMENT_CONFIGS = (
+    sa.select(_DEPLOYMENT.c.server_id.label('d_server_id'),
+              *(_DEPLOYMENT.c[name].label(f'd_{name}')
+                for name in RENDER_DEPLOYMENT_COLUMNS),
+              *queries.labelled_columns(models.SoftwareConfig, 'c_'))
+    .join(_CONFIG, _DEPLOYMENT.c.config_id == _CONFIG.c.id)
+    .where(_DEPLOYMENT.c.server_id.in_(
+        sa.bindparam('server_ids', expanding=True)))
+    .order_by(_DEPLOYMENT.c.server_id, _DEPLOYMENT.c.created_at.asc(),
+              _DEPLOYMENT.c.id.asc()))
 _SERVER_DOCUMENT_STORE = (
     sa.update(_SERVER)
     .where(_SERVER.c.id == sa.bindparam('server_id'),
@@ -91,6 +107,32 @@ _CHANGES_AFTER = hot_statement(
         _CHANGE.c.id > sa.bindparam('after')).order_by(_CHANGE.c.id))
 
 
+def new_server_row(context: RequestContext, server_id: str,
+                   base_url: str | None,
+                   config_transport: str | None) -> dict:
+    """The row (without its document) of a server the caller registers
+    now: what ``server_claim`` inserts."""
+    now = timeutils.utcnow()
+    return {'id': server_id, 'tenant': context.project_id,
+            'base_url': base_url, 'token_revision': 1,
+            'document_revision': 0, 'etag': None, 'created_at': now,
+            'updated_at': now, 'config_transport': config_transport,
+            'push_pending': False}
+
+
+def server_claimable(context: RequestContext, server_id: str,
+                     row: dict | None, create: bool) -> None:
+    """Refuse what claiming ``server_id`` (its row ``row``, None when
+    nobody registered it) would refuse: an unknown server unless
+    ``create``, a server of another project (but for an admin)."""
+    if row is None:
+        if not create:
+            raise exception.ServerNotRegistered(server_id=server_id)
+        return
+    if row['tenant'] != context.project_id and not context.is_admin:
+        raise exception.ServerOwnedByOtherProject(server_id=server_id)
+
+
 @writer
 def server_claim(context: RequestContext, server_id: str, base_url: str | None,
                  create: bool = True,
@@ -110,20 +152,51 @@ def server_claim(context: RequestContext, server_id: str, base_url: str | None,
     """
     connection = context.session.connection()
     row = connection.execute(_SERVER_LOCK, {'server_id': server_id}).first()
-    if row is None and not create:
-        raise exception.ServerNotRegistered(server_id=server_id)
-    if row is None:
-        now = timeutils.utcnow()
-        server = {'id': server_id, 'tenant': context.project_id,
-                  'base_url': base_url, 'token_revision': 1,
-                  'document_revision': 0, 'etag': None, 'created_at': now,
-                  'updated_at': now, 'config_transport': config_transport,
-                  'push_pending': False}
-        connection.execute(_INSERT_SERVER, server)
-        return server
-    if row.tenant != context.project_id and not context.is_admin:
-        raise exception.ServerOwnedByOtherProject(server_id=server_id)
-    return row._asdict()
+    found = None if row is None else row._asdict()
+    server_claimable(context, server_id, found, create)
+    if found is None:
+        found = new_server_row(context, server_id, base_url,
+                               config_transport)
+        connection.execute(_INSERT_SERVER, found)
+    return found
+
+
+@writer
+def server_claim_many(context: RequestContext, server_ids: list[str],
+                      base_url: str | None, create: bool = True,
+                      config_transport: str | None = None
+                      ) -> dict[str, dict]:
+    """``server_claim`` of several servers in two statements, however
+    many: {server id: row}. The rows are locked in id order, as every
+    claim of several servers must, so two batches cannot deadlock; the
+    new ones are registered with one multi-row insert. The first server
+    of another project (in id order) is refused."""
+    ids = sorted(set(server_ids))
+    connection = context.session.connection()
+    found = {row.id: row._asdict() for row in connection.execute(
+        _SERVERS_LOCK, {'server_ids': ids})}
+    for server_id in ids:
+        server_claimable(context, server_id, found.get(server_id), create)
+    new = [new_server_row(context, server_id, base_url, config_transport)
+           for server_id in ids if server_id not in found]
+    if new:
+        connection.execute(_INSERT_SERVER, new)
+        found.update((row['id'], row) for row in new)
+    return found
+
+
+@reader
+def servers_get_many(context: RequestContext,
+                     server_ids: list[str]) -> dict[str, dict]:
+    """{server id: row without its document} of the registered servers
+    among ``server_ids``, whichever project owns them (the caller decides
+    what that means): one query, no lock."""
+    ids = sorted(set(server_ids))
+    if not ids:
+        return {}
+    return {row.id: row._asdict()
+            for row in context.session.connection().execute(
+                _SERVERS_GET, {'server_ids': ids})}
 
 
 @reader
@@ -217,6 +290,24 @@ def server_deployment_configs(context: RequestContext,
             for row in rows]
 
 
+@reader
+def server_deployment_configs_many(context: RequestContext,
+                                   server_ids: list[str]
+                                   ) -> dict[str, list[dict]]:
+    """``server_deployment_configs`` of several servers in one query:
+    {server id: rows, oldest first} (a server without deployments has an
+    empty list)."""
+    found: dict[str, list[dict]] = {server_id: [] for server_id in server_ids}
+    if not found:
+        return found
+    rows = context.session.connection().execute(
+        _SERVERS_DEPLOYMENT_CONFIGS, {'server_ids': sorted(found)})
+    for row in rows:
+        found[row.d_server_id].append(
+            queries.split_row(row, deployment='d_', config='c_'))
+    return found
+
+
 @writer
 def server_document_store(context: RequestContext, server_id: str,
                           expected_revision: int, document: str,
@@ -236,6 +327,30 @@ def server_document_store(context: RequestContext, server_id: str,
     connection.execute(_INSERT_CHANGE,
                        {'server_id': server_id, 'changed_at': now})
     return True
+
+
+@writer
+def server_documents_store_many(context: RequestContext,
+                                documents: list[dict]) -> bool:
+    """``server_document_store`` of several servers in two statements,
+    however many: each of ``documents`` has ``server_id``,
+    ``expected_revision``, ``document``, ``etag`` and ``push``. False if
+    any had been rendered since (only where the driver reports the rows
+    an executemany changed; the caller holds the servers' locks, so it
+    is a safeguard): the caller renders them again."""
+    if not documents:
+        return True
+    connection = context.session.connection()
+    now = timeutils.utcnow()
+    result = connection.execute(_SERVER_DOCUMENT_STORE, [
+        dict(item, revision=item['expected_revision'] + 1, now=now)
+        for item in documents])
+    connection.execute(_INSERT_CHANGE, [
+        {'server_id': item['server_id'], 'changed_at': now}
+        for item in documents])
+    dialect = context.session.get_bind().dialect
+    return not (dialect.supports_sane_multi_rowcount
+                and result.rowcount != len(documents))
 
 
 @reader

@@ -30,13 +30,21 @@ LOG = log.getLogger(__name__)
 
 
 def check_quota(context: RequestContext, count: int, limit: int,
-                what: str) -> None:
-    """Heat's per-project quotas: reported as 400 RequestLimitExceeded."""
-    if context.is_admin or limit < 0 or count < limit:
+                what: str, adding: int = 1) -> None:
+    """Heat's per-project quotas: reported as 400 RequestLimitExceeded.
+    ``count`` the project has, ``adding`` more asked for (a list of
+    deployments counts whole)."""
+    if context.is_admin or limit < 0 or count + adding <= limit:
         return
+    plural = what.split()[-1]
+    if count >= limit:
+        raise exception.RequestLimitExceeded(
+            detail=f'You have reached the maximum {what} per tenant, '
+                   f'{limit}. Please delete some {plural}.')
     raise exception.RequestLimitExceeded(
-        detail=f'You have reached the maximum {what} per tenant, {limit}. '
-                f'Please delete some {what.split()[-1]}.')
+        detail=f'This request would make {count + adding} {what}, more '
+               f'than the maximum per tenant, {limit}; the project has '
+               f'{count}. Please delete some {plural} or ask for fewer.')
 
 
 def create(context: RequestContext, name: str | None, group: str | None,

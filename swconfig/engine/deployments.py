@@ -19,7 +19,9 @@ Two ways in: Heat's raw one (the client sends an already-derived config,
 the config and issues the signal transport). Either way the server is
 claimed for the caller's project and its agent document re-rendered. Every
 update is a conditional write on the row's ``version``; on a collision the
-update is decided again on fresh data.
+update is decided again on fresh data. A list of deployments
+(``deployment_batches``) is checked and built by the same functions
+(``check_request``, ``new_deployment``, ``check_quota``).
 """
 
 import datetime
@@ -58,8 +60,8 @@ CREATE_ATTEMPTS = 5
 NEW_ACTION_FIELDS = ('config_id', 'input_values', 'action')
 
 
-def _check_create(context: RequestContext,
-                  request: deployment_request.DeploymentRequest) -> dict:
+def check_request(request: deployment_request.DeploymentRequest) -> None:
+    """What a creation must satisfy whatever the database holds."""
     stack_user_project_id = request.stack_user_project_id
     if not request.server_id:
         raise exception.InvalidParameterValue(
@@ -74,15 +76,26 @@ def _check_create(context: RequestContext,
             reason='"input_key" and "input_values_validate" need '
                    '"signal_transport": only a config the engine derives '
                    'can have input values substituted into it.')
+
+
+def check_quota(context: RequestContext, adding: int = 1) -> None:
+    """Refuse ``adding`` more deployments past the project's quota.
+    Counting is skipped when nothing would be refused, and stops at the
+    limit otherwise: the check costs the same with 100,000 deployments."""
+    limit = CONF.max_software_deployments_per_tenant
+    count = (0 if context.is_admin or limit < 0
+             else db_api.software_deployment_count(context, at_most=limit))
+    configs.check_quota(context, count, limit, 'software deployments',
+                        adding)
+
+
+def _check_create(context: RequestContext,
+                  request: deployment_request.DeploymentRequest) -> dict:
+    check_request(request)
     # Visibility of the config is part of the contract: another project's
     # config is "not found", exactly as on GET.
     config = db_api.software_config_get(context, request.config_id)
-    limit = CONF.max_software_deployments_per_tenant
-    # Counting is skipped when nothing would be refused, and stops at the
-    # limit otherwise: the check costs the same with 100,000 deployments.
-    count = (0 if context.is_admin or limit < 0
-             else db_api.software_deployment_count(context, at_most=limit))
-    configs.check_quota(context, count, limit, 'software deployments')
+    check_quota(context)
     return config
 
 
@@ -144,37 +157,59 @@ def create_in_transaction(context: RequestContext,
     rendered in that transaction (else render it after committing). A
     trigger names the deployment it was triggered from (``triggered_from``)
     and says in its first event what it runs (``event_reason``)."""
-    values = {
-        'id': uuidutils.generate_uuid(),
-        'server_id': request.server_id,
-        'input_values': request.input_values or {},
-        'tenant': context.project_id,
-        'stack_user_project_id': request.stack_user_project_id,
-        'triggered_from': triggered_from,
-    }
     # One transaction: the checks, the claim of the server, the derived
     # config, the deployment with its event, and the server's document.
     with db_api.writer.using(context):
         source = _check_create(context, request)
         server = servers.claim(context, request.server_id)
-        if request.server_derived:
-            values.update(_derive(context, source, server, values['id'],
-                                  request))
-        else:
-            values.update(config_id=request.config_id,
-                          action=request.action, status=request.status,
-                          status_reason=request.status_reason)
+        values, derived = new_deployment(
+            context, request, source, server, uuidutils.generate_uuid(),
+            triggered_from)
+        if derived is not None:
+            db_api.software_config_create(context, derived)
         row = db_api.software_deployment_create(context, values,
                                                 event_reason)
         rendered = metadata.render_in_transaction(context, server)
     return row, rendered
 
 
-def _derive(context: RequestContext, source: dict,
-            server: dict, deployment_id: str,
-            request: deployment_request.DeploymentRequest) -> dict:
-    """Derive and store the config for revision 1 of a new deployment;
-    return the deployment's values that follow from it."""
+def new_deployment(context: RequestContext,
+                   request: deployment_request.DeploymentRequest,
+                   source: dict, server: dict, deployment_id: str,
+                   triggered_from: str | None = None
+                   ) -> tuple[dict, dict | None]:
+    """The values of the deployment ``request`` makes (with id
+    ``deployment_id``) and, when the engine derives its config, of that
+    derived config; nothing is stored. ``source`` is the config the
+    request names, ``server`` the server's row. Every way of creating
+    deployments (one, a list, a trigger) builds them here.
+
+    :raises UnknownSignalTransport, UndefinedAction, InputValueMissing:
+        the request cannot be derived.
+    """
+    values = {
+        'id': deployment_id,
+        'server_id': request.server_id,
+        'input_values': request.input_values or {},
+        'tenant': context.project_id,
+        'stack_user_project_id': request.stack_user_project_id,
+        'triggered_from': triggered_from,
+    }
+    if not request.server_derived:
+        values.update(config_id=request.config_id, action=request.action,
+                      status=request.status,
+                      status_reason=request.status_reason)
+        return values, None
+    derived, derivation = _derive(source, server, deployment_id, request)
+    values.update(derivation)
+    return values, derived
+
+
+def _derive(source: dict, server: dict, deployment_id: str,
+            request: deployment_request.DeploymentRequest
+            ) -> tuple[dict, dict]:
+    """The config derived for revision 1 of a new deployment (not
+    stored), and the deployment's values that follow from it."""
     transport_name = request.signal_transport
     if transport_name == 'default':
         transport_name = CONF.default_deployment_signal_transport
@@ -182,17 +217,17 @@ def _derive(context: RequestContext, source: dict,
     action = request.action or states.CREATE
     input_key, input_values_validate = input_substitution.settings(
         request.input_key, request.input_values_validate)
-    derived = db_api.software_config_create(context, deriving.derive(
+    derived = deriving.derive(
         source, server, deployment_id, 1, action, request.input_values or {},
         transport, name=request.name, input_key=input_key,
-        input_values_validate=input_values_validate))
+        input_values_validate=input_values_validate)
     values = {'config_id': derived['id'], 'source_config_id': source['id'],
               'signal_transport': transport.name, 'action_revision': 1,
               'action': action, 'input_key': input_key,
               'input_values_validate': input_values_validate}
     values.update(_action_started(source, action, transport,
                                   request.timeout))
-    return values
+    return derived, values
 
 
 def _action_started(source: dict, action: str,

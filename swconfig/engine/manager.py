@@ -35,6 +35,7 @@ from swconfig.common.deployment_request import DeploymentRequest
 from swconfig.db import api as db_api
 from swconfig.engine import actions
 from swconfig.engine import configs
+from swconfig.engine import deployment_batches
 from swconfig.engine import deployments
 from swconfig.engine import rpcapi
 from swconfig.engine import server_groups
@@ -122,6 +123,16 @@ class EngineManager:
         # ``input_values_validate`` since 1.8.
         return deployments.create(context, DeploymentRequest.from_dict(
             request if request is not None else fields), idempotency_key)
+
+    @expected
+    def create_software_deployments(self, context: RequestContext,
+                                    requests: list[dict],
+                                    idempotency_key: str | None = None
+                                    ) -> list[dict]:
+        # Since 1.9.
+        return deployment_batches.create_many(
+            context, [DeploymentRequest.from_dict(request)
+                      for request in requests], idempotency_key)
 
     @expected
     def update_software_deployment(self, context: RequestContext,

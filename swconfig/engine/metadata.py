@@ -116,19 +116,47 @@ def render_in_transaction(context: RequestContext, server: dict) -> bool:
     return _store_if_changed(context, server, rows)
 
 
+def render_many_in_transaction(context: RequestContext,
+                               servers: list[dict]) -> list[str]:
+    """``render_in_transaction`` of several servers (claimed by the
+    caller, e.g. with ``server_claim_many``): one read of their
+    deployments and one write of the documents that changed, however
+    many. The ids of the servers the caller renders after committing
+    (none, unless a render got in between)."""
+    rows = db_api.server_deployment_configs_many(
+        context, [server['id'] for server in servers])
+    changes = [change for server in servers
+               for change in [_document_change(server, rows[server['id']])]
+               if change is not None]
+    if db_api.server_documents_store_many(context, changes):
+        return []
+    return [change['server_id'] for change in changes]
+
+
+def _document_change(server: dict, rows: list[dict]) -> dict | None:
+    """The document ``rows`` give ``server``, with what storing it takes;
+    None if ``server`` holds it already."""
+    document = build_document(server, rows)
+    etag = document_etag(document)
+    if etag == server['etag']:
+        return None
+    return {'server_id': server['id'],
+            'expected_revision': server['document_revision'],
+            'document': document, 'etag': etag,
+            'push': transports.get_metadata(
+                server.get('config_transport')).pushes_document}
+
+
 def _store_if_changed(context: RequestContext, server: dict,
                       rows: list[dict]) -> bool:
     """Store the document ``rows`` give unless ``server`` holds it already;
     False if another render stored one since ``server`` was read."""
-    document = build_document(server, rows)
-    etag = document_etag(document)
-    if etag == server['etag']:
+    change = _document_change(server, rows)
+    if change is None:
         return True
-    push = transports.get_metadata(
-        server.get('config_transport')).pushes_document
     stored = db_api.server_document_store(
-        context, server['id'], server['document_revision'], document, etag,
-        push=push)
+        context, change['server_id'], change['expected_revision'],
+        change['document'], change['etag'], push=change['push'])
     if stored:
         LOG.debug('Rendered metadata of server %s (revision %d)',
                   server['id'], server['document_revision'] + 1)

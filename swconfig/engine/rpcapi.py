@@ -42,6 +42,9 @@ API version history:
           ``input_values_validate`` (structured-config input
           substitution); sent (and 1.8 asked for) only when one is set:
           older engines would ignore them and derive without it.
+    1.9 - create_software_deployments: a list of deployments in one
+          call, all or none (``requests``, each a DeploymentRequest as a
+          dict; ``idempotency_key`` sent only when the client gave one).
     1.10 - set_server_labels; create_server_group, update_server_group,
            delete_server_group.
 
@@ -245,6 +248,21 @@ class EngineAPI:
                       if name not in _CREATE_FIELDS_SINCE_1_1}
         return self._call(context, 'create_software_deployment', version,
                           **fields)
+
+    def create_software_deployments(
+            self, context: RequestContext,
+            requests: list[deployment_request.DeploymentRequest],
+            idempotency_key: str | None = None) -> list[dict]:
+        """The deployments, in request order. No older call means the
+        same (one creation per call would be neither all or nothing nor
+        one transaction per chunk): under a pin below 1.9 it is refused
+        (409) before anything is sent."""
+        version = self._version('Creating deployments from a list', '1.9')
+        keyed = ({} if idempotency_key is None
+                 else {'idempotency_key': idempotency_key})
+        return self._call(context, 'create_software_deployments', version,
+                          requests=[request.to_dict()
+                                    for request in requests], **keyed)
 
     def update_software_deployment(self, context: RequestContext,
                                    deployment_id: str,

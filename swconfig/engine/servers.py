@@ -47,6 +47,29 @@ def claim(context: RequestContext, server_id: str,
         config_transport=CONF.default_software_config_transport)
 
 
+def claim_many(context: RequestContext,
+               server_ids: list[str]) -> dict[str, dict]:
+    """``claim`` of several servers (for a list of deployments), in the
+    caller's writer transaction: {server id: row}."""
+    return db_api.server_claim_many(
+        context, server_ids, urls.agent_base_url(),
+        create=CONF.implicit_server_registration,
+        config_transport=CONF.default_software_config_transport)
+
+
+def claim_preview(context: RequestContext, server_id: str,
+                  row: dict | None) -> dict:
+    """The row ``claim`` would give for a deployment, from ``row`` as
+    read (None: nobody registered the server), without writing anything;
+    refused as ``claim`` would refuse it."""
+    db_api.server_claimable(context, server_id, row,
+                            CONF.implicit_server_registration)
+    if row is not None:
+        return row
+    return db_api.new_server_row(context, server_id, urls.agent_base_url(),
+                                 CONF.default_software_config_transport)
+
+
 def register(context: RequestContext, server_id: str) -> dict:
     server = claim(context, server_id, explicit=True)
     metadata.render(server_id)

@@ -26,7 +26,8 @@ rules = [
           'List software deployments.',
           [{'path': urls.DEPLOYMENTS, 'method': 'GET'}]),
     _rule('software_deployments:create', base.PROJECT_MEMBER,
-          'Create a software deployment.',
+          'Create a software deployment, or several from a list (one '
+          'rule for both: a list is as many creations).',
           [{'path': urls.DEPLOYMENTS, 'method': 'POST'}]),
     _rule('software_deployments:show', base.PROJECT_READER,
           'Show a software deployment (optionally waiting for a change), '

@@ -89,9 +89,12 @@ def _operation(declared: spec.Operation, template: str,
                  'responses': copy.deepcopy(declared.responses)}
     if declared.parameters:
         operation['parameters'] = copy.deepcopy(list(declared.parameters))
-    if isinstance(declared.body, spec.Body):
+    named = _named_bodies(declared)
+    if named:
+        refs = [components.ref(body.name) for body in named]
         operation['requestBody'] = {'required': True, 'content': {
-            spec.JSON: {'schema': components.ref(declared.body.name)}}}
+            spec.JSON: {'schema': refs[0] if len(refs) == 1
+                        else {'oneOf': refs}}}}
     elif declared.body is not None:
         operation['requestBody'] = copy.deepcopy(declared.body)
     if declared.no_token:
@@ -107,6 +110,16 @@ def _operation(declared: spec.Operation, template: str,
             if 'requestBody' in operation:
                 responses.update(spec.errors(415))
     return operation
+
+
+def _named_bodies(declared: spec.Operation) -> tuple[spec.Body, ...]:
+    """The named request schemas an operation declares (several: the
+    body is one of them)."""
+    if isinstance(declared.body, spec.Body):
+        return (declared.body,)
+    if isinstance(declared.body, tuple):
+        return declared.body
+    return ()
 
 
 def paths(routes: Sequence[Route]) -> dict[str, dict]:
@@ -133,11 +146,11 @@ def request_schemas(routes: Sequence[Route]) -> dict[str, dict]:
     found: dict[str, dict] = {}
     for route in routes:
         for method in route.methods:
-            body = _declared(route, method).body
-            if not isinstance(body, spec.Body):
-                continue
-            if found.setdefault(body.name, body.schema) is not body.schema:
-                raise ValueError(f'Two request schemas named {body.name}')
+            for body in _named_bodies(_declared(route, method)):
+                if found.setdefault(body.name,
+                                    body.schema) is not body.schema:
+                    raise ValueError(
+                        f'Two request schemas named {body.name}')
     return found
 
 

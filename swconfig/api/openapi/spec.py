@@ -64,8 +64,10 @@ class Operation:
     #: errors every project request may meet (503, and 429 and 415 for
     #: writes) are added by ``document``, which knows the route.
     responses: dict[str, dict]
-    #: A named request schema, or an inline OpenAPI ``requestBody``.
-    body: Body | dict | None = None
+    #: A named request schema; several, one of which the body matches
+    #: (an object or a list of them); or an inline OpenAPI
+    #: ``requestBody``.
+    body: Body | tuple[Body, ...] | dict | None = None
     #: Query and header parameters; the path's come from the template.
     parameters: tuple[dict, ...] = ()
     #: Documented as taking no Keystone token (``security: []``): the
@@ -75,7 +77,7 @@ class Operation:
 
 def operation(operation_id: str, summary: str, *, tag: str,
               responses: dict[str, dict],
-              body: Body | dict | None = None,
+              body: Body | tuple[Body, ...] | dict | None = None,
               parameters: tuple[dict, ...] = (), no_token: bool = False,
               method: str | None = None) -> Callable[[Handler], Handler]:
     """Declare the operation the decorated handler serves (for ``method``
@@ -101,13 +103,17 @@ def declared(handler: Callable, method: str) -> Operation | None:
     return found if found is not None else operations.get(None)
 
 
-def ok(envelope: str, description: str, status: int = 200,
-       **extra: Any) -> dict[str, dict]:
-    """A success answering the ``components/schemas`` entry ``envelope``;
-    ``extra`` adds to the response object (``links``)."""
-    return {str(status): {
-        'description': description,
-        'content': {JSON: {'schema': components.ref(envelope)}}, **extra}}
+def ok(envelope: str | tuple[str, ...], description: str,
+       status: int = 200, **extra: Any) -> dict[str, dict]:
+    """A success answering the ``components/schemas`` entry ``envelope``
+    (one of several, when a tuple: an operation that answers a list body
+    with a list); ``extra`` adds to the response object (``links``)."""
+    if isinstance(envelope, tuple):
+        schema = {'oneOf': [components.ref(name) for name in envelope]}
+    else:
+        schema = components.ref(envelope)
+    return {str(status): {'description': description,
+                          'content': {JSON: {'schema': schema}}, **extra}}
 
 
 def errors(*codes: int) -> dict[str, dict]:

@@ -370,3 +370,55 @@ def test_nul_is_refused_only_in_what_is_stored():
     with pytest.raises(exception.InvalidParameterValue) as info:
         body.read_json(_request(raw), allow_nul=False)
     assert info.value.message.startswith('Invalid value for result: NUL')
+
+
+# -- a list body: several things to create at once --------------------------
+
+def _load_list(items, max_items=10):
+    raw = items if isinstance(items, str) else json.dumps(items)
+    return body.load_list(_request(raw), deploy_schemas.CREATE_LIST,
+                          deploy_schemas.CREATE, max_items)
+
+
+def test_a_list_body_is_told_from_an_object_body():
+    assert body.is_list(_request('[{"a": 1}]'))
+    assert not body.is_list(_request('{"a": [1]}'))
+    good = {'config_id': 'c', 'server_id': 's'}
+    assert _load_list([good, good]) == [good, good]
+
+
+def test_each_bad_item_is_named_with_its_own_message():
+    good = {'config_id': 'c', 'server_id': 's'}
+    items = [good, {'server_id': 's'}, good, 7,
+             dict(good, signal_tranport='HEAT_SIGNAL'), good]
+    with pytest.raises(exception.BatchInvalid) as info:
+        _load_list(items)
+    assert info.value.code == 400
+    assert info.value.message == (
+        '3 of the 6 items cannot be created, so none was: items[1]: '
+        'Missing required field config_id; items[3]: a JSON number; a '
+        'JSON object is expected; items[4]: Unknown field '
+        'signal_tranport (did you mean signal_transport?); the body '
+        'accepts only: ' + ', '.join(deploy_schemas.CREATE['properties'])
+        + '.')
+
+
+def test_an_empty_or_too_long_list_is_refused():
+    good = {'config_id': 'c', 'server_id': 's'}
+    with pytest.raises(exception.InvalidParameterValue) as info:
+        _load_list([])
+    assert 'empty list' in info.value.message
+    assert len(_load_list([good] * 3, max_items=3)) == 3
+    with pytest.raises(exception.RequestLimitExceeded) as info:
+        _load_list([good] * 4, max_items=3)
+    assert info.value.message == (
+        'Request limit exceeded: The list holds 4 items; at most 3 may be '
+        'created in one request.')
+
+
+def test_what_cannot_be_stored_is_named_under_items():
+    with pytest.raises(exception.InvalidParameterValue) as info:
+        _load_list('[{"config_id": "c", "server_id": "s"}, '
+                   '{"config_id": "c", "server_id": "a\\u0000b"}]')
+    assert info.value.message.startswith(
+        'Invalid value for items[1].server_id: NUL characters')

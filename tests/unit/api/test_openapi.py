@@ -173,9 +173,14 @@ def test_success_envelopes():
     envelopes = {}
     for method, path, operation in _operations(doc):
         if '200' in operation['responses'] and path.startswith('/v1/{'):
-            schema = _resolve(doc, operation['responses']['200'][
-                'content']['application/json']['schema'])
-            envelopes[(method, path)] = set(schema['properties'])
+            schema = operation['responses']['200']['content'][
+                'application/json']['schema']
+            # One of several: an object body answered with one envelope,
+            # a list body with another.
+            found = [set(_resolve(doc, option)['properties'])
+                     for option in schema.get('oneOf', [schema])]
+            envelopes[(method, path)] = (found[0] if len(found) == 1
+                                         else found)
     configs = urls.CONFIGS
     deployments = urls.DEPLOYMENTS
     assert envelopes[('GET', configs)] == {'software_configs'}
@@ -183,10 +188,11 @@ def test_success_envelopes():
     assert envelopes[('GET', configs + '/{config_id}')] == {
         'software_config'}
     assert envelopes[('GET', deployments)] == {'software_deployments'}
-    for method in ('POST', 'GET', 'PUT'):
-        path = deployments if method == 'POST' else (
-            deployments + '/{deployment_id}')
-        assert envelopes[(method, path)] == {'software_deployment'}
+    assert envelopes[('POST', deployments)] == [{'software_deployment'},
+                                                {'software_deployments'}]
+    for method in ('GET', 'PUT'):
+        assert envelopes[(method, deployments + '/{deployment_id}')] == {
+            'software_deployment'}
     assert envelopes[('GET', deployments + '/metadata/{server_id}')] == {
         'metadata'}
     assert envelopes[('GET', deployments + '/{deployment_id}/events')] == {
@@ -204,8 +210,9 @@ def test_success_envelopes():
 
 # -- request schemas are the validators' own objects ------------------------
 
-def _body_schemas() -> dict[tuple[str, str], dict]:
-    """The request schemas documented by reference, per operation."""
+def _body_schemas() -> dict[tuple[str, str], dict | tuple[dict, ...]]:
+    """The request schemas documented by reference, per operation: a
+    tuple where the body is one of several (an object or a list)."""
     doc = router.openapi_document()  # identity matters: no copy
     found = {}
     for method, path, operation in _operations(doc):
@@ -213,17 +220,32 @@ def _body_schemas() -> dict[tuple[str, str], dict]:
             'application/json', {}).get('schema', {})
         if '$ref' in schema:
             found[(method, path)] = _lookup_ref(doc, schema['$ref'])
+        elif 'oneOf' in schema:
+            found[(method, path)] = tuple(
+                _lookup_ref(doc, option['$ref'])
+                for option in schema['oneOf'])
         else:
             # Only the agent's signal takes any JSON, so no schema object.
             assert not schema or path in urls.AGENT_SIGNAL, (method, path)
     return found
 
 
+def _each_body_schema() -> Iterator[tuple[str, str, dict]]:
+    for (method, path), found in _body_schemas().items():
+        for schema in found if isinstance(found, tuple) else (found,):
+            yield method, path, schema
+
+
 def test_request_schemas_are_the_schema_modules_objects():
     documented = _body_schemas()
     deployment = urls.DEPLOYMENTS + '/{deployment_id}'
     assert documented[('POST', urls.CONFIGS)] is config_schemas.CREATE
-    assert documented[('POST', urls.DEPLOYMENTS)] is deploy_schemas.CREATE
+    create, create_list = documented[('POST', urls.DEPLOYMENTS)]
+    assert create is deploy_schemas.CREATE
+    assert create_list is deploy_schemas.CREATE_LIST
+    # The list's items are validated with CREATE, which they refer to.
+    assert _lookup_ref(router.openapi_document(), create_list['items'][
+        '$ref']) is deploy_schemas.CREATE
     assert documented[('PUT', deployment)] is deploy_schemas.UPDATE
     assert documented[('POST', deployment + '/signal')] is \
         deploy_schemas.SIGNAL
@@ -241,23 +263,34 @@ def test_request_schemas_are_the_schema_modules_objects():
     titled = [value for module in SCHEMA_MODULES
               for value in vars(module).values()
               if isinstance(value, dict) and 'title' in value]
-    assert {id(s) for s in titled} == {id(s) for s in documented.values()}
+    assert {id(s) for s in titled} == {
+        id(schema) for _, _, schema in _each_body_schema()}
 
 
 def test_controllers_validate_with_the_documented_schemas(
         inprocess_stack, monkeypatch):
-    """Each documented body reaches body.load with the documented object."""
+    """Each documented body reaches body.load (body.load_list for a list
+    body, its items validated with the schema they refer to) with the
+    documented object."""
     seen = []
-    real_load = body.load
+    real_load, real_load_list = body.load, body.load_list
 
     def recording_load(request, schema):
         seen.append(schema)
         return real_load(request, schema)
 
+    def recording_load_list(request, schema, item_schema, max_items):
+        seen.append(schema)
+        assert _lookup_ref(router.openapi_document(), schema['items'][
+            '$ref']) is item_schema
+        return real_load_list(request, schema, item_schema, max_items)
+
     monkeypatch.setattr(body, 'load', recording_load)
-    for (method, path), schema in _body_schemas().items():
+    monkeypatch.setattr(body, 'load_list', recording_load_list)
+    for method, path, schema in _each_body_schema():
         seen.clear()
-        reply = inprocess_stack.request(method, _fill(path), json={})
+        sample = [{}] if schema.get('type') == 'array' else {}
+        reply = inprocess_stack.request(method, _fill(path), json=sample)
         assert reply.status in (200, 400, 404), (method, path, reply.text)
         if (method, path) in NOT_VALIDATED:
             assert seen == [], (method, path)
@@ -621,8 +654,10 @@ def _request_bodies(doc: dict) -> dict[str, dict]:
     for _method, _path, operation in _operations(doc):
         schema = operation.get('requestBody', {}).get('content', {}).get(
             JSON_TYPE, {}).get('schema', {})
-        if '$ref' in schema:
-            found[schema['$ref'].rsplit('/', 1)[1]] = _resolve(doc, schema)
+        for option in schema.get('oneOf', [schema]):
+            if '$ref' in option:
+                found[option['$ref'].rsplit('/', 1)[1]] = _resolve(doc,
+                                                                   option)
     return found
 
 

@@ -30,6 +30,7 @@ from swconfig.common import context as swconfig_context
 from swconfig.common import exception
 from swconfig.engine import actions
 from swconfig.engine import configs
+from swconfig.engine import deployment_batches
 from swconfig.engine import deployments
 from swconfig.engine import manager
 from swconfig.engine import server_groups
@@ -45,6 +46,8 @@ ENDPOINTS = {
     'delete_software_config': (configs, 'delete', {'config_id': 'c1'}),
     'create_software_deployment': (deployments, 'create',
                                    {'request': REQUEST}),
+    'create_software_deployments': (deployment_batches, 'create_many',
+                                    {'requests': [REQUEST, REQUEST]}),
     'update_software_deployment': (deployments, 'update', {
         'deployment_id': 'd1', 'values': {}}),
     'delete_software_deployment': (actions, 'delete',

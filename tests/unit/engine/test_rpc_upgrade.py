@@ -41,7 +41,7 @@ from swconfig.engine import rpcapi
 from swconfig.engine import service as engine_service
 
 CAPS = [None, '1.0', '1.1', '1.2', '1.3', '1.4', '1.5', '1.6', '1.7',
-        '1.8', '1.10']
+        '1.8', '1.9', '1.10']
 
 DERIVED = deployment_request.DeploymentRequest(
     server_id='s1', config_id='c1', input_values={'a': 1}, action='CREATE',
@@ -99,6 +99,17 @@ EXPECTED: dict[str, tuple[str, dict, list[tuple[str, str, dict]]]] = {
         {'request': RAW, 'idempotency_key': 'k1'},
         [('1.6', 'create_software_deployment',
           {'request': RAW.to_dict(), 'idempotency_key': 'k1'})]),
+    # No older form creates a list all or none, in chunks: refused below
+    # 1.9, with or without a key (sent only when given).
+    'create_software_deployments': (
+        'create_software_deployments', {'requests': [DERIVED, RAW]},
+        [('1.9', 'create_software_deployments',
+          {'requests': [DERIVED.to_dict(), RAW.to_dict()]})]),
+    'create_software_deployments-idempotency-key': (
+        'create_software_deployments',
+        {'requests': [RAW], 'idempotency_key': 'k1'},
+        [('1.9', 'create_software_deployments',
+          {'requests': [RAW.to_dict()], 'idempotency_key': 'k1'})]),
     'update_software_deployment': (
         'update_software_deployment',
         {'deployment_id': 'd1', 'values': {'status': 'COMPLETE'}},
@@ -416,6 +427,20 @@ def test_an_engine_before_1_8_never_receives_an_input_key(old_engine,
     assert caught.value.message.startswith(
         'A deployment creation with input_key or input_values_validate '
         'needs engine RPC API 1.8')
+    assert old_engine.received == []
+
+
+def test_an_engine_before_1_9_never_receives_a_list(old_engine, pinned,
+                                                    context):
+    """An engine of 1.5 has no list creation: unpinned, oslo.messaging
+    refuses the call; pinned, the API refuses it (409), unsent."""
+    with pytest.raises(messaging.UnsupportedVersion):
+        pinned(None).create_software_deployments(context, [RAW])
+    with pytest.raises(exception.EngineUpgradeRequired) as caught:
+        pinned('1.5').create_software_deployments(context, [RAW])
+    assert caught.value.message.startswith(
+        'Creating deployments from a list needs engine RPC API 1.9, but '
+        'this API server is pinned to 1.5')
     assert old_engine.received == []
 
 

@@ -31,6 +31,7 @@ from swconfig.common import deployment_request
 from swconfig.common import representations
 from swconfig.common import states
 from swconfig.common.context import RequestContext
+from swconfig.conf import CONF
 from swconfig.db import api as db_api
 from swconfig.engine import rpcapi
 from swconfig.transports import base as transports_base
@@ -143,15 +144,32 @@ def show(deployment_id: str) -> dict:
 
 
 @pecan.expose('json')
-@spec.operation('createSoftwareDeployment', 'Deploy a config to a server.',
-                tag=TAG, body=spec.Body('SoftwareDeploymentCreate',
-                                        schemas.CREATE),
-                responses={**spec.ok(_SHOW, 'The created deployment.',
+@spec.operation('createSoftwareDeployment',
+                'Deploy a config to a server; with a list body, create '
+                'several deployments at once, all or none.',
+                tag=TAG, body=(spec.Body('SoftwareDeploymentCreate',
+                                         schemas.CREATE),
+                               spec.Body('SoftwareDeploymentCreateList',
+                                         schemas.CREATE_LIST)),
+                responses={**spec.ok((_SHOW, 'SoftwareDeploymentList'),
+                                     'The created deployment; for a list '
+                                     'body, the created deployments in '
+                                     'the order of the list.',
                                      links=_CREATED_LINKS),
-                           **spec.errors(400, 403, 404, 422)},
+                           **spec.errors(400, 403, 404, 409, 422)},
                 parameters=(spec.IDEMPOTENCY_KEY,))
 def create() -> dict:
+    """One deployment; or, for a body that is a list, one per item (409
+    while an engine is older than RPC API 1.9)."""
     context = access.authorize('software_deployments:create')
+    if body.is_list(pecan.request):
+        documents = body.load_list(pecan.request, schemas.CREATE_LIST,
+                                   schemas.CREATE,
+                                   CONF.api.max_batch_deployments)
+        rows = pecan.request.engine.create_software_deployments(
+            context, [deployment_request.DeploymentRequest.from_dict(item)
+                      for item in documents], params.idempotency_key())
+        return {'software_deployments': deployment_views(context, rows)}
     document = body.load(pecan.request, schemas.CREATE)
     request = deployment_request.DeploymentRequest.from_dict(document)
     row = pecan.request.engine.create_software_deployment(

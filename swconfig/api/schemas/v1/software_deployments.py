@@ -131,6 +131,23 @@ CREATE = {
     'additionalProperties': False,
 }
 
+#: A list of deployments to create: each item is validated with CREATE
+#: (``body.load_list``), which the document references by name.
+CREATE_LIST = {
+    'title': 'SoftwareDeploymentCreateList',
+    'description': 'Create several deployments in one request, all or '
+                   'none: a list of the objects a single creation takes, '
+                   "in either form (Heat's, or with ``signal_transport``), "
+                   'at most ``[api] max_batch_deployments`` of them. Every '
+                   'item is checked before anything is created; if any '
+                   'cannot be created, the answer is 400 naming each bad '
+                   'item by its index, with the message creating it alone '
+                   'would get, and nothing is created.',
+    'type': 'array',
+    'minItems': 1,
+    'items': {'$ref': '#/components/schemas/SoftwareDeploymentCreate'},
+}
+
 SIGNAL = {
     'title': 'SoftwareDeploymentSignal',
     'description': 'What an agent reports: declared outputs plus '
