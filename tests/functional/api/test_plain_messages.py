@@ -71,12 +71,15 @@ def test_json_nested_past_the_limit_is_said_plainly(api, project, raw):
 
 
 def test_a_json_array_body_says_an_object_is_expected(api, project):
+    # (a list of deployments is a creation of its own: see
+    # test_deployment_lists.py)
     error = assert_error(api.post(
-        _deployments(project), data=json.dumps([{'config_id': 'c'}]),
+        f'/v1/{project}/software_configs', data=json.dumps([{'name': 'c'}]),
         headers=JSON), 400, 'InvalidParameterValue')
-    assert error['message'] == (
-        f'The request body is a JSON array; a JSON object is expected, with '
-        f'the fields {CREATE_FIELDS}.')
+    assert error['message'].startswith(
+        'The request body is a JSON array; a JSON object is expected, with '
+        'the fields ')
+    assert 'group' in error['message']
     error = assert_error(api.post(
         _deployments(project, '/d1/trigger'), data='"BACKUP"',
         headers=JSON), 400)
