@@ -176,6 +176,20 @@ class ServerGroupNameExists(Conflict):
                'group names are unique in a project.')
 
 
+class RolloutNotFound(NotFound):
+    msg_fmt = 'Rollout %(rollout_id)s not found'
+    error_type = 'NotFound'
+
+
+class RolloutNoTargets(Invalid):
+    msg_fmt = ('The rollout has no target: %(detail)s; a rollout needs at '
+               'least one server.')
+
+
+class RolloutFinished(Conflict):
+    msg_fmt = 'Rollout %(rollout_id)s is %(status)s already.'
+
+
 class ServerInUse(Conflict):
     msg_fmt = ('Server %(server_id)s still has deployments; delete them '
                'first.')

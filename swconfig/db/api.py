@@ -30,6 +30,7 @@ is listed here once:
   selector matches (``server_labels_*``, ``servers_matching``).
 * ``server_groups``: server groups and the resolution of their members
   (``server_group_*``).
+* ``rollouts``: rollouts, their targets and events (``rollout*``).
 * ``signal_inbox``: the signal inbox (``signal_inbox_*``,
   ``agent_signal_insert``).
 * ``request_keys``: the Idempotency-Keys of requests that made
@@ -53,6 +54,7 @@ from swconfig.db import deployments
 from swconfig.db import engine_services
 from swconfig.db import purge
 from swconfig.db import request_keys
+from swconfig.db import rollouts
 from swconfig.db import server_groups
 from swconfig.db import server_labels
 from swconfig.db import servers
@@ -126,6 +128,19 @@ server_group_get = server_groups.server_group_get
 server_group_get_all = server_groups.server_group_get_all
 server_group_resolve = server_groups.server_group_resolve
 server_group_update = server_groups.server_group_update
+
+rollout_create = rollouts.rollout_create
+rollout_event_add = rollouts.rollout_event_add
+rollout_events_get = rollouts.rollout_events_get
+rollout_get = rollouts.rollout_get
+rollout_get_all = rollouts.rollout_get_all
+rollout_get_for_update = rollouts.rollout_get_for_update
+rollout_targets_cancel = rollouts.rollout_targets_cancel
+rollout_targets_get = rollouts.rollout_targets_get
+rollout_targets_set = rollouts.rollout_targets_set
+rollout_targets_start = rollouts.rollout_targets_start
+rollout_update = rollouts.rollout_update
+rollouts_running = rollouts.rollouts_running
 
 agent_signal_insert = signal_inbox.agent_signal_insert
 signal_inbox_add = signal_inbox.signal_inbox_add

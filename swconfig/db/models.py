@@ -221,6 +221,75 @@ class ServerGroupMember(Base):
         primary_key=True)
 
 
+class Rollout(Base):
+    """One request's work over many servers: a config to deploy on each
+    (``work``: config_id, input_values, ...) or an action to run on each
+    one's deployment of a component (``work``: deployment_name, action),
+    started in waves of at most ``max_concurrency`` targets and stopped
+    once more than ``max_errors`` failed (each a number or ``"N%"`` of
+    the targets). ``target`` says how the servers were chosen; the
+    servers themselves are its ``RolloutTarget`` rows, recorded when it
+    was created. ``version`` guards every update."""
+
+    __tablename__ = 'rollout'
+    __table_args__ = (
+        sa.Index(None, 'tenant', 'created_at'),
+        sa.Index(None, 'status'),
+    )
+
+    id = sa.Column(sa.String(36), primary_key=True)
+    tenant = sa.Column(sa.String(64), nullable=False)
+    status = sa.Column(sa.String(32), nullable=False)
+    status_reason = sa.Column(sa.Text, nullable=True)
+    target = sa.Column(types.Json, nullable=False)
+    work = sa.Column(types.Json, nullable=False)
+    max_concurrency = sa.Column(sa.String(16), nullable=False)
+    max_errors = sa.Column(sa.String(16), nullable=False)
+    created_at = sa.Column(types.timestamp(), nullable=False)
+    started_at = sa.Column(types.timestamp(), nullable=True)
+    finished_at = sa.Column(types.timestamp(), nullable=True)
+    version = sa.Column(sa.Integer, nullable=False)
+
+
+class RolloutTarget(Base):
+    """One server of a rollout, at its ``position`` in the start order;
+    ``deployment_id`` is the deployment that runs its work, set in the
+    transaction that creates it (so no target starts twice)."""
+
+    __tablename__ = 'rollout_target'
+    __table_args__ = (
+        sa.Index(None, 'rollout_id', 'state'),
+    )
+
+    rollout_id = sa.Column(
+        sa.String(36), sa.ForeignKey('rollout.id', ondelete='CASCADE'),
+        primary_key=True)
+    position = sa.Column(sa.Integer, primary_key=True, autoincrement=False)
+    server_id = sa.Column(sa.String(255), nullable=False)
+    deployment_id = sa.Column(sa.String(36), nullable=True)
+    state = sa.Column(sa.String(32), nullable=False)
+    started_at = sa.Column(types.timestamp(), nullable=True)
+    finished_at = sa.Column(types.timestamp(), nullable=True)
+
+
+class RolloutEvent(Base):
+    """What happened to a rollout (started, a wave started, a target
+    failed, stopped, cancelled, finished), in order."""
+
+    __tablename__ = 'rollout_event'
+    __table_args__ = (
+        sa.Index(None, 'rollout_id'),
+    )
+
+    id = sa.Column(sa.Integer, primary_key=True, autoincrement=True)
+    rollout_id = sa.Column(
+        sa.String(36), sa.ForeignKey('rollout.id', ondelete='CASCADE'),
+        nullable=False)
+    event = sa.Column(sa.String(32), nullable=False)
+    reason = sa.Column(sa.Text, nullable=True)
+    created_at = sa.Column(types.timestamp(), nullable=False)
+
+
 class ServerChange(Base):
     """A server whose document, token revision or existence changed: the
     log API workers read, once per freshness interval, to drop what their

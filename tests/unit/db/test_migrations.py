@@ -348,6 +348,31 @@ ROWS_AT = {
             {'group_id': 'group-2', 'server_id': 'server-1'},
         ],
     },
+    'c41e7a2b9d58': {
+        'rollout': [
+            {'id': 'rollout-1', 'tenant': 'p1', 'status': 'IN_PROGRESS',
+             'status_reason': 'Wave 1 ü',
+             'target': '{"server_group":"group-1"}',
+             'work': '{"config_id":"config-1"}', 'max_concurrency': '10%',
+             'max_errors': '2', 'created_at': T0 + 15 * SECOND,
+             'started_at': T0 + 15 * SECOND, 'finished_at': None,
+             'version': 2},
+        ],
+        'rollout_target': [
+            {'rollout_id': 'rollout-1', 'position': 0,
+             'server_id': 'server-3', 'deployment_id': 'deployment-5',
+             'state': 'IN_PROGRESS', 'started_at': T0 + 15 * SECOND,
+             'finished_at': None},
+            {'rollout_id': 'rollout-1', 'position': 1,
+             'server_id': 'server-1', 'deployment_id': None,
+             'state': 'NOT_STARTED', 'started_at': None,
+             'finished_at': None},
+        ],
+        'rollout_event': [
+            {'id': 1, 'rollout_id': 'rollout-1', 'event': 'started',
+             'reason': '2 targets', 'created_at': T0 + 15 * SECOND},
+        ],
+    },
 }
 
 
