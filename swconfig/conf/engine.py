@@ -74,6 +74,15 @@ opts = [
                help='Seconds between an engine\'s purges of expired '
                     'Idempotency-Keys (each removes a bounded batch, so a '
                     'purge never holds the database for long).'),
+    cfg.FloatOpt('rollout_interval',
+                 default=1.0,
+                 min=0.1,
+                 help='Seconds between an engine\'s rounds over the '
+                      'rollouts it owns: each round notes the targets whose '
+                      'deployments finished and starts the next ones. A '
+                      'signal applied by the engine starts a round at once, '
+                      'so this bounds the delay only for signals applied '
+                      'by another engine and for timeouts.'),
     cfg.IntOpt('delete_action_timeout',
                default=600,
                min=1,

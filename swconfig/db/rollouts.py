@@ -126,10 +126,10 @@ def rollout_get_all(context: RequestContext, limit: int | None = None,
 
 @reader
 def rollouts_running(context: RequestContext) -> list[str]:
-    """The ids of every rollout still PENDING or IN_PROGRESS."""
+    """The ids of every rollout not finished: running, or stopped
+    (FAILED, CANCELLED) with targets still in progress."""
     return list(context.session.scalars(
-        sa.select(_ROLLOUT.c.id).where(
-            _ROLLOUT.c.status.in_(('PENDING', 'IN_PROGRESS')))
+        sa.select(_ROLLOUT.c.id).where(_ROLLOUT.c.finished_at.is_(None))
         .order_by(_ROLLOUT.c.id)))
 
 

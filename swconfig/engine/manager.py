@@ -37,6 +37,7 @@ from swconfig.engine import actions
 from swconfig.engine import configs
 from swconfig.engine import deployment_batches
 from swconfig.engine import deployments
+from swconfig.engine import rollouts
 from swconfig.engine import rpcapi
 from swconfig.engine import server_groups
 from swconfig.engine import servers
@@ -203,6 +204,20 @@ class EngineManager:
     def delete_server_group(self, context: RequestContext,
                             group_id: str) -> None:
         server_groups.delete(context, group_id)
+
+    @expected
+    def create_rollout(self, context: RequestContext, target: dict,
+                       work: dict, max_concurrency: str | None,
+                       max_errors: str | None) -> dict:
+        # Since 1.11.
+        return rollouts.create(context, target, work, max_concurrency,
+                               max_errors)
+
+    @expected
+    def cancel_rollout(self, context: RequestContext,
+                       rollout_id: str) -> dict:
+        # Since 1.11.
+        return rollouts.cancel(context, rollout_id)
 
     @database_outage_unavailable
     def process_signal(self, context: RequestContext, inbox_id: int) -> None:

@@ -39,6 +39,7 @@ import time
 from oslo_log import log
 
 from swconfig import transports
+from swconfig.common import context as swconfig_context
 from swconfig.common import exception
 from swconfig.conf import CONF
 from swconfig.db import api as db_api
@@ -46,6 +47,7 @@ from swconfig.engine import actions
 from swconfig.engine import deadlines
 from swconfig.engine import document_push
 from swconfig.engine import heartbeat
+from swconfig.engine import rollouts
 from swconfig.engine import signals
 from swconfig.transports import base
 
@@ -139,6 +141,40 @@ class DocumentPush(base.SharedTask):
             raise outage
 
 
+class Rollouts(base.SharedTask):
+    """Advance the running rollouts, each by its owner (partitioned by
+    rollout id, so another engine carries a rollout on if its owner
+    dies), every ``[engine] rollout_interval`` or as soon as this engine
+    applied a signal (``rollouts.WAKE``)."""
+
+    name = 'rollouts'
+    wakeup = rollouts.WAKE
+
+    def interval(self) -> float:
+        return CONF.engine.rollout_interval
+
+    def items(self) -> Iterable[tuple[str, str]]:
+        return ((rollout_id, rollout_id) for rollout_id in
+                db_api.rollouts_running(
+                    swconfig_context.get_admin_context()))
+
+    def handle(self, owned: Iterator[str]) -> None:
+        """Advance each owned rollout; one's failure does not hold up the
+        others (an outage is raised at the end, so the runner backs off)."""
+        outage: Exception | None = None
+        for rollout_id in owned:
+            try:
+                rollouts.advance(rollout_id)
+            except Exception as exc:
+                if not is_outage(exc):
+                    LOG.exception('Could not advance rollout %s; retried '
+                                  'next round', rollout_id)
+                elif outage is None:
+                    outage = exc
+        if outage is not None:
+            raise outage
+
+
 def table() -> list[base.PeriodicTask]:
     """The background work of this configuration."""
     tasks: list[base.PeriodicTask] = [
@@ -146,6 +182,7 @@ def table() -> list[base.PeriodicTask]:
         Every('signal-sweep', lambda: CONF.agent.signal_sweep_interval,
               signals.sweep),
         Timeouts(),
+        Rollouts(),
         Every('key-purge',
               lambda: CONF.engine.idempotency_key_purge_interval,
               actions.purge_expired_keys),

@@ -47,6 +47,7 @@ API version history:
           dict; ``idempotency_key`` sent only when the client gave one).
     1.10 - set_server_labels; create_server_group, update_server_group,
            delete_server_group.
+    1.11 - create_rollout, cancel_rollout.
 
 Rolling upgrades: ``[upgrade_levels] engine`` caps the version this client
 sends (oslo.messaging's ``version_cap``), so API servers of a new release
@@ -73,7 +74,7 @@ from swconfig.common.context import RequestContext
 from swconfig.conf import CONF
 from swconfig.engine import availability
 
-RPC_API_VERSION = '1.10'
+RPC_API_VERSION = '1.11'
 LOG = log.getLogger(__name__)
 AT_LEAST_ONCE = messaging.TransportOptions(at_least_once=True)
 #: Fields of a deployment creation that RPC API 1.1 added; a creation
@@ -355,6 +356,21 @@ class EngineAPI:
         version = self._version('Deleting a server group', '1.10')
         return self._call(context, 'delete_server_group', version,
                           group_id=group_id)
+
+    def create_rollout(self, context: RequestContext, target: dict,
+                       work: dict, max_concurrency: str | None,
+                       max_errors: str | None) -> dict:
+        version = self._version('Creating a rollout', '1.11')
+        return self._call(context, 'create_rollout', version,
+                          target=target, work=work,
+                          max_concurrency=max_concurrency,
+                          max_errors=max_errors)
+
+    def cancel_rollout(self, context: RequestContext,
+                       rollout_id: str) -> dict:
+        version = self._version('Cancelling a rollout', '1.11')
+        return self._call(context, 'cancel_rollout', version,
+                          rollout_id=rollout_id)
 
     def apply_signal(self, context: RequestContext,
                      inbox_id: int) -> str | None:

@@ -40,6 +40,7 @@ from swconfig.db import api as db_api
 from swconfig.engine import actions
 from swconfig.engine import deadlines
 from swconfig.engine import metadata
+from swconfig.engine import rollouts
 from swconfig.transports import base as transports_base
 
 LOG = log.getLogger(__name__)
@@ -255,6 +256,10 @@ def apply_batch(inbox_ids: list[int]) -> dict[int, Any]:
                     before, **batch.updates[deployment_id]['values']))}):
             metadata.render(server_id)
         actions.finish_deletes(_finished_deletes(batch))
+        if batch.updates:
+            # A deployment may have finished a rollout's target: the
+            # owner's round need not wait for its interval.
+            rollouts.WAKE.set()
         if not batch.deferred:
             break
         todo = batch.deferred

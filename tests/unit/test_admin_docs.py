@@ -61,7 +61,8 @@ def test_the_keystone_page_names_what_the_cli_looks_up():
 #: How the scaling page's table names each engine task.
 TASKS = {'heartbeat': 'Heartbeats', 'signal-sweep': 'Signal sweep',
          'key-purge': 'Idempotency-Key purge',
-         'deployment-timeouts': 'Deployment timeouts'}
+         'deployment-timeouts': 'Deployment timeouts',
+         'rollouts': 'Rollouts'}
 
 
 def test_the_scaling_page_says_what_each_task_does_without_a_backend():

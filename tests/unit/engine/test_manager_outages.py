@@ -33,6 +33,7 @@ from swconfig.engine import configs
 from swconfig.engine import deployment_batches
 from swconfig.engine import deployments
 from swconfig.engine import manager
+from swconfig.engine import rollouts
 from swconfig.engine import server_groups
 from swconfig.engine import servers
 from swconfig.engine import signals
@@ -70,6 +71,10 @@ ENDPOINTS = {
     'update_server_group': (server_groups, 'update', {
         'group_id': 'g1', 'values': {'name': 'n'}}),
     'delete_server_group': (server_groups, 'delete', {'group_id': 'g1'}),
+    'create_rollout': (rollouts, 'create', {
+        'target': {'servers': ['s1']}, 'work': {'config_id': 'c1'},
+        'max_concurrency': None, 'max_errors': None}),
+    'cancel_rollout': (rollouts, 'cancel', {'rollout_id': 'r1'}),
 }
 
 

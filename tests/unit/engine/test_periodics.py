@@ -384,7 +384,8 @@ def names(tasks):
 def test_the_table_holds_the_engines_own_tasks_always():
     assert not transports.pushing_metadata_available()
     assert names(periodics.table()) == [
-        'heartbeat', 'signal-sweep', 'deployment-timeouts', 'key-purge']
+        'heartbeat', 'signal-sweep', 'deployment-timeouts', 'rollouts',
+        'key-purge']
 
 
 def test_document_push_runs_while_a_pushing_transport_is_configured(
@@ -393,7 +394,7 @@ def test_document_push_runs_while_a_pushing_transport_is_configured(
                         lambda: True)
     tasks = periodics.table()
     assert names(tasks) == ['heartbeat', 'signal-sweep',
-                            'deployment-timeouts', 'key-purge',
+                            'deployment-timeouts', 'rollouts', 'key-purge',
                             'document-push']
     assert isinstance(tasks[-1], periodics.DocumentPush)
 
@@ -405,8 +406,8 @@ def test_configured_swift_adds_its_poller_once(swift_conf):
     assert {'TEMP_URL_SIGNAL'} <= set(transports.available())
     tasks = periodics.table()
     assert sorted(names(tasks)) == sorted([
-        'heartbeat', 'signal-sweep', 'deployment-timeouts', 'key-purge',
-        'document-push', 'swift-signals'])
+        'heartbeat', 'signal-sweep', 'deployment-timeouts', 'rollouts',
+        'key-purge', 'document-push', 'swift-signals'])
     polling = [task for task in tasks if task.name == 'swift-signals']
     assert len(polling) == 1
     assert isinstance(polling[0], poller.SignalPoller)

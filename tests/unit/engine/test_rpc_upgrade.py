@@ -41,7 +41,7 @@ from swconfig.engine import rpcapi
 from swconfig.engine import service as engine_service
 
 CAPS = [None, '1.0', '1.1', '1.2', '1.3', '1.4', '1.5', '1.6', '1.7',
-        '1.8', '1.9', '1.10']
+        '1.8', '1.9', '1.10', '1.11']
 
 DERIVED = deployment_request.DeploymentRequest(
     server_id='s1', config_id='c1', input_values={'a': 1}, action='CREATE',
@@ -183,6 +183,17 @@ EXPECTED: dict[str, tuple[str, dict, list[tuple[str, str, dict]]]] = {
     'delete_server_group': (
         'delete_server_group', {'group_id': 'g1'},
         [('1.10', 'delete_server_group', {'group_id': 'g1'})]),
+    # Rollouts are new in 1.11: no older form.
+    'create_rollout': (
+        'create_rollout',
+        {'target': {'servers': ['s1']}, 'work': {'config_id': 'c1'},
+         'max_concurrency': '10%', 'max_errors': '1'},
+        [('1.11', 'create_rollout',
+          {'target': {'servers': ['s1']}, 'work': {'config_id': 'c1'},
+           'max_concurrency': '10%', 'max_errors': '1'})]),
+    'cancel_rollout': (
+        'cancel_rollout', {'rollout_id': 'r1'},
+        [('1.11', 'cancel_rollout', {'rollout_id': 'r1'})]),
 }
 CASES = [(case, cap) for case in EXPECTED for cap in CAPS]
 
@@ -333,7 +344,7 @@ def test_the_cap_reaches_the_rpc_client(client, pinned, value, cap):
     ('1', 'is not an RPC API version'),
     ('1.5.1', 'is not an RPC API version'),
     ('v1.5', 'is not an RPC API version'),
-    ('1.11', 'is not a version this release can pin to'),
+    ('1.12', 'is not a version this release can pin to'),
     ('1.20', 'is not a version this release can pin to'),
     ('2.0', 'is not a version this release can pin to'),
     ('0.9', 'is not a version this release can pin to'),
@@ -450,7 +461,7 @@ def test_an_engine_refuses_a_bad_cap_too(monkeypatch, set_conf):
     monkeypatch.setattr(engine_service.transports, 'check_defaults',
                         lambda *args: None)
     engine_service.check_config()
-    set_conf('engine', '1.11', group='upgrade_levels')
+    set_conf('engine', '1.12', group='upgrade_levels')
     with pytest.raises(exception.ConfigurationError) as caught:
         engine_service.check_config()
-    assert "[upgrade_levels] engine = '1.11'" in caught.value.message
+    assert "[upgrade_levels] engine = '1.12'" in caught.value.message

@@ -198,6 +198,10 @@ CALLS = [
     ('update_server_group', 'call', _call('1.10'),
      {'group_id': 'g1', 'values': {'selector': None}}),
     ('delete_server_group', 'call', _call('1.10'), {'group_id': 'g1'}),
+    ('create_rollout', 'call', _call('1.11'),
+     {'target': {'servers': ['s1']}, 'work': {'config_id': 'c1'},
+      'max_concurrency': '10%', 'max_errors': None}),
+    ('cancel_rollout', 'call', _call('1.11'), {'rollout_id': 'r1'}),
 ]
 CALLS = [call if len(call) == 5 else (*call, call[3]) for call in CALLS]
 CALLED = sorted(call[0] for call in CALLS if call[1] == 'call')

@@ -1,0 +1,412 @@
+# Copyright 2026 swconfig developers
+#
+#    Licensed under the Apache License, Version 2.0 (the "License"); you may
+#    not use this file except in compliance with the License. You may obtain
+#    a copy of the License at
+#
+#         http://www.apache.org/licenses/LICENSE-2.0
+#
+#    Unless required by applicable law or agreed to in writing, software
+#    distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+#    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+#    License for the specific language governing permissions and limitations
+#    under the License.
+
+"""Rollouts, the engine's side: one request's work over many servers,
+run in waves with an error budget.
+
+``create`` resolves the target (a server group, a list of servers, or a
+label selector) to servers once, records them in order with the rollout,
+and starts the first wave at once. ``advance`` is one step: it notes the
+targets whose deployments finished, stops the rollout once more than
+``max_errors`` failed, and otherwise starts targets in position order
+until ``max_concurrency`` run. The engine that owns a rollout (the
+coordination's partition, ``periodics.Rollouts``) advances it every
+``[engine] rollout_interval`` and whenever it applied a signal
+(``WAKE``); if that engine dies another takes the rollout over.
+
+A target is started in the transaction that creates its deployment, and
+only if it was not started: a wave's chunk locks the rollout, checks the
+concurrency again and marks its targets, or rolls back whole, so a
+target never starts twice and never more than ``max_concurrency`` run,
+whichever engines advance the rollout. Targets running an action on an
+existing deployment are triggered with an Idempotency-Key of their own
+(``rollout:<id>:<position>``), which makes a repeated trigger return the
+first one's deployment.
+"""
+
+import math
+import threading
+
+from oslo_log import log
+from oslo_utils import timeutils
+from oslo_utils import uuidutils
+
+from swconfig.common import context as swconfig_context
+from swconfig.common import exception
+from swconfig.common import states
+from swconfig.common.context import RequestContext
+from swconfig.common.deployment_request import DeploymentRequest
+from swconfig.db import api as db_api
+from swconfig.db import rollouts as rollout_db
+from swconfig.engine import actions
+from swconfig.engine import deployment_batches
+from swconfig.engine import deployments
+
+LOG = log.getLogger(__name__)
+
+PENDING = 'PENDING'
+IN_PROGRESS = 'IN_PROGRESS'
+COMPLETE = 'COMPLETE'
+FAILED = 'FAILED'
+CANCELLED = 'CANCELLED'
+STATUSES = (PENDING, IN_PROGRESS, COMPLETE, FAILED, CANCELLED)
+
+DEFAULT_MAX_CONCURRENCY = '50'
+DEFAULT_MAX_ERRORS = '0'
+
+#: Set when a signal was applied: the owner's round looks at once.
+WAKE = threading.Event()
+
+
+class _Raced(Exception):
+    """Another engine changed the rollout while a wave was written: the
+    wave's chunk rolls back and the next round starts again."""
+
+
+def limit(value: str, total: int) -> int:
+    """``value`` (a number, or ``"N%"`` of ``total`` targets, rounded
+    up) as a number of targets."""
+    if value.endswith('%'):
+        return math.ceil(total * int(value[:-1]) / 100)
+    return int(value)
+
+
+def _resolve(context: RequestContext, target: dict) -> list[str]:
+    """The servers of ``target``, in the order they start."""
+    if 'server_group' in target:
+        servers = db_api.server_group_resolve(context,
+                                              target['server_group'])
+        if not servers:
+            raise exception.RolloutNoTargets(
+                detail=f'server group {target["server_group"]} has no '
+                       f'members')
+        return servers
+    if 'selector' in target:
+        servers = sorted(db_api.servers_matching(
+            context, target['selector'], project_id=context.project_id))
+        if not servers:
+            wanted = ', '.join(f'{key}={value}' for key, value
+                               in sorted(target['selector'].items()))
+            raise exception.RolloutNoTargets(
+                detail=f'the selector {wanted} matches no server of the '
+                       f'project')
+        return servers
+    # A list: in the order given, each server once.
+    return list(dict.fromkeys(target['servers']))
+
+
+def create(context: RequestContext, target: dict, work: dict,
+           max_concurrency: str | None = None,
+           max_errors: str | None = None) -> dict:
+    """A new rollout of the caller's project over ``target``
+    (``server_group``, ``servers`` or ``selector``) doing ``work``
+    (``config_id`` and the deployment's fields, or ``deployment_name``
+    and ``action``); its first wave is started before it is returned."""
+    servers = _resolve(context, target)
+    if work.get('config_id'):
+        db_api.software_config_get(context, work['config_id'])
+    values = {
+        'id': uuidutils.generate_uuid(), 'tenant': context.project_id,
+        'status': PENDING, 'status_reason': None, 'target': target,
+        'work': work,
+        'max_concurrency': str(max_concurrency or DEFAULT_MAX_CONCURRENCY),
+        'max_errors': str(max_errors or DEFAULT_MAX_ERRORS),
+        'created_at': timeutils.utcnow(), 'started_at': None,
+        'finished_at': None, 'version': 1}
+    with db_api.writer.using(context):
+        db_api.rollout_create(context, values, servers)
+        db_api.rollout_event_add(
+            context, values['id'], 'created',
+            f'{len(servers)} targets; at most {values["max_concurrency"]} '
+            f'at once, at most {values["max_errors"]} failures')
+    LOG.info('Rollout %s of project %s created over %d servers',
+             values['id'], context.project_id, len(servers))
+    advance(values['id'])
+    return db_api.rollout_get(context, values['id'])
+
+
+def _project_context(rollout: dict) -> RequestContext:
+    """The rollout's project, as the one who created it acts."""
+    return RequestContext(project_id=rollout['tenant'], is_admin=False,
+                          overwrite=False)
+
+
+def _refresh(admin: RequestContext, rollout: dict) -> None:
+    """Note the targets whose deployments finished."""
+    running = db_api.rollout_targets_get(admin, rollout['id'],
+                                         state=rollout_db.IN_PROGRESS)
+    if not running:
+        return
+    found = db_api.software_deployments_get_many(
+        admin, [target['deployment_id'] for target in running])
+    finished: dict[int, str] = {}
+    failures = []
+    for target in running:
+        deployment = found.get(target['deployment_id'])
+        if deployment is None:
+            finished[target['position']] = rollout_db.FAILED
+            failures.append((target, 'its deployment was deleted'))
+        elif deployment['status'] == states.COMPLETE:
+            finished[target['position']] = rollout_db.COMPLETE
+        elif deployment['status'] == states.FAILED:
+            finished[target['position']] = rollout_db.FAILED
+            failures.append((target, deployment['status_reason']))
+    if not finished:
+        return
+    with db_api.writer.using(admin):
+        db_api.rollout_targets_set(admin, rollout['id'], finished)
+        for target, reason in failures:
+            db_api.rollout_event_add(
+                admin, rollout['id'], 'target_failed',
+                f'Server {target["server_id"]} (deployment '
+                f'{target["deployment_id"]}): {reason}')
+
+
+def _finish(admin: RequestContext, rollout: dict, status: str,
+            reason: str, event: str) -> None:
+    with db_api.writer.using(admin):
+        db_api.rollout_update(admin, rollout['id'], {
+            'status': status, 'status_reason': reason,
+            'finished_at': timeutils.utcnow()})
+        db_api.rollout_event_add(admin, rollout['id'], event, reason)
+    LOG.info('Rollout %s %s: %s', rollout['id'], status, reason)
+
+
+def advance(rollout_id: str) -> dict:
+    """One step of the rollout (see the module's docstring); the
+    rollout as it is after it."""
+    admin = swconfig_context.get_admin_context()
+    rollout = db_api.rollout_get(admin, rollout_id)
+    if rollout['finished_at'] is not None:
+        return rollout
+    _refresh(admin, rollout)
+    rollout = db_api.rollout_get(admin, rollout_id)
+    counts = rollout['counts']
+    total = sum(counts.values())
+    running = counts[rollout_db.IN_PROGRESS]
+    failed = counts[rollout_db.FAILED]
+    not_started = counts[rollout_db.NOT_STARTED]
+    if rollout['status'] in (FAILED, CANCELLED):
+        # Stopped: finished once its last running targets are.
+        if not running:
+            with db_api.writer.using(admin):
+                db_api.rollout_update(admin, rollout_id, {
+                    'finished_at': timeutils.utcnow()})
+        return db_api.rollout_get(admin, rollout_id)
+    if rollout['status'] == PENDING:
+        with db_api.writer.using(admin):
+            db_api.rollout_update(admin, rollout_id, {
+                'status': IN_PROGRESS, 'started_at': timeutils.utcnow()})
+            db_api.rollout_event_add(admin, rollout_id, 'started',
+                                     f'{total} targets')
+    max_errors = limit(rollout['max_errors'], total)
+    if failed > max_errors:
+        reason = (f'Stopped: {failed} targets failed, more than the '
+                  f'{max_errors} allowed; {not_started} not started')
+        with db_api.writer.using(admin):
+            db_api.rollout_update(admin, rollout_id, {
+                'status': FAILED, 'status_reason': reason,
+                'finished_at': None if running else timeutils.utcnow()})
+            db_api.rollout_event_add(admin, rollout_id, 'stopped', reason)
+        LOG.warning('Rollout %s: %s', rollout_id, reason)
+        return db_api.rollout_get(admin, rollout_id)
+    if not running and not not_started:
+        _finish(admin, rollout, COMPLETE,
+                f'{counts[rollout_db.COMPLETE]} targets complete, '
+                f'{failed} failed', 'finished')
+        return db_api.rollout_get(admin, rollout_id)
+    concurrency = max(1, limit(rollout['max_concurrency'], total))
+    slots = min(concurrency - running, not_started)
+    if slots > 0:
+        _start_wave(rollout, concurrency, slots)
+    return db_api.rollout_get(admin, rollout_id)
+
+
+def _start_wave(rollout: dict, concurrency: int, slots: int) -> None:
+    """Start the next ``slots`` targets."""
+    admin = swconfig_context.get_admin_context()
+    context = _project_context(rollout)
+    targets = db_api.rollout_targets_get(
+        admin, rollout['id'], state=rollout_db.NOT_STARTED, limit=slots)
+    try:
+        if rollout['work'].get('config_id'):
+            started = _deploy(context, rollout, targets, concurrency)
+        else:
+            started = _trigger(context, rollout, targets)
+    except _Raced:
+        LOG.info('Rollout %s changed while a wave started; the next round '
+                 'starts it again', rollout['id'])
+        return
+    except exception.SwconfigException as exc:
+        if exc.code >= 500:
+            raise  # an outage: the next round tries again
+        # The project's quota, say: no later wave would do better.
+        _finish(admin, rollout, FAILED, f'Stopped: {exc.message}',
+                'stopped')
+        return
+    if started:
+        db_api.rollout_event_add(
+            admin, rollout['id'], 'wave_started',
+            f'Started {started} targets (from position '
+            f'{targets[0]["position"]})')
+
+
+def _fail_targets(context: RequestContext, rollout: dict,
+                  problems: list[tuple[dict, str]]) -> None:
+    """Targets that could not start: FAILED, each with an event."""
+    if not problems:
+        return
+    with db_api.writer.using(context):
+        db_api.rollout_targets_set(
+            context, rollout['id'],
+            {target['position']: rollout_db.FAILED
+             for target, _ in problems}, expected=rollout_db.NOT_STARTED)
+        for target, reason in problems:
+            db_api.rollout_event_add(
+                context, rollout['id'], 'target_failed',
+                f'Server {target["server_id"]}: {reason}')
+
+
+def _check_wave(context: RequestContext, rollout_id: str, concurrency: int,
+                started: dict[int, str]) -> None:
+    """In a wave's transaction: the rollout still runs, the wave keeps
+    within its concurrency, and its targets were not started meanwhile;
+    else _Raced (the transaction rolls back)."""
+    current = db_api.rollout_get_for_update(context, rollout_id)
+    if current['status'] != IN_PROGRESS:
+        raise _Raced()
+    if current['counts'][rollout_db.IN_PROGRESS] + len(started) > (
+            concurrency):
+        raise _Raced()
+    if not db_api.rollout_targets_start(context, rollout_id, started):
+        raise _Raced()
+
+
+def _deploy(context: RequestContext, rollout: dict, targets: list[dict],
+            concurrency: int) -> int:
+    """Create the targets' deployments of the rollout's config, a chunk
+    per transaction; how many started."""
+    work = rollout['work']
+    requests = [DeploymentRequest(
+        server_id=target['server_id'], config_id=work['config_id'],
+        input_values=work.get('input_values') or {},
+        action=work.get('deploy_action') or states.CREATE,
+        signal_transport=work.get('signal_transport'),
+        name=work.get('name'), timeout=work.get('timeout'))
+        for target in targets]
+    found = deployment_batches.plan(context, requests)
+    _fail_targets(context, rollout, [
+        (targets[index], problem)
+        for index, problem in sorted(found.problems.items())])
+    if not found.items:
+        return 0
+    try:
+        deployments.check_quota(context, adding=len(found.items))
+    except exception.SwconfigException:
+        deployment_batches.forget_transports(found.items)
+        raise
+
+    positions = {item.values['id']: targets[item.index]['position']
+                 for item in found.items}
+
+    def hook(chunk_context: RequestContext, rows: list[dict],
+             last: bool) -> None:
+        _check_wave(chunk_context, rollout['id'], concurrency,
+                    {positions[row['id']]: row['id'] for row in rows})
+
+    written = deployment_batches.write(
+        context, found.items, in_chunk=hook,
+        event_reason=f'Deploy data available (rollout {rollout["id"]})')
+    return len(written)
+
+
+def _named_deployment(context: RequestContext, server_id: str,
+                      name: str) -> dict | None:
+    """The server's deployment (not a trigger) of a config named
+    ``name``, the newest if several."""
+    rows = [row for row in db_api.software_deployment_get_all(
+        context, server_id=server_id) if row['triggered_from'] is None]
+    configs = db_api.software_configs_get_many(
+        context, [row['config_id'] for row in rows])
+    named = [row for row in rows
+             if (configs.get(row['config_id']) or {}).get('name') == name]
+    return named[-1] if named else None
+
+
+def _trigger(context: RequestContext, rollout: dict,
+             targets: list[dict]) -> int:
+    """Trigger the action on each target's deployment of the named
+    component; how many started."""
+    work = rollout['work']
+    problems = []
+    started = 0
+    for target in targets:
+        deployment = _named_deployment(context, target['server_id'],
+                                       work['deployment_name'])
+        if deployment is None:
+            problems.append((target, f'no deployment named '
+                                     f'{work["deployment_name"]}'))
+            continue
+        try:
+            made = actions.trigger(
+                context, deployment['id'], {'action': work['action']},
+                idempotency_key=f'rollout:{rollout["id"]}:'
+                                f'{target["position"]}')
+        except exception.SwconfigException as exc:
+            if exc.code >= 500:
+                raise
+            problems.append((target, exc.message))
+            continue
+        with db_api.writer.using(context):
+            if not db_api.rollout_targets_start(
+                    context, rollout['id'], {
+                        target['position']:
+                            made['software_deployment']['id']}):
+                continue
+        started += 1
+    _fail_targets(context, rollout, problems)
+    return started
+
+
+def cancel(context: RequestContext, rollout_id: str) -> dict:
+    """CANCELLED: no new target starts, those not started are
+    CANCELLED, and the running ones' deployments are cancelled as a
+    single cancel does; the rollout."""
+    with db_api.writer.using(context):
+        rollout = db_api.rollout_get_for_update(context, rollout_id)
+        if rollout['status'] not in (PENDING, IN_PROGRESS):
+            raise exception.RolloutFinished(rollout_id=rollout_id,
+                                            status=rollout['status'])
+        skipped = db_api.rollout_targets_cancel(context, rollout_id)
+        db_api.rollout_update(context, rollout_id, {
+            'status': CANCELLED,
+            'status_reason': f'Cancelled; {skipped} targets not started'})
+        db_api.rollout_event_add(context, rollout_id, 'cancelled',
+                                 f'{skipped} targets not started')
+    running = db_api.rollout_targets_get(context, rollout_id,
+                                         state=rollout_db.IN_PROGRESS)
+    stopped = {}
+    for target in running:
+        try:
+            actions.cancel(context, target['deployment_id'])
+        except (exception.DeploymentFinished,
+                exception.DeploymentNotFound):
+            continue  # finished meanwhile: the next round notes how
+        stopped[target['position']] = rollout_db.CANCELLED
+    with db_api.writer.using(context):
+        db_api.rollout_targets_set(context, rollout_id, stopped)
+    LOG.info('Rollout %s cancelled: %d targets not started, %d running '
+             'cancelled', rollout_id, skipped, len(stopped))
+    advance(rollout_id)
+    return db_api.rollout_get(context, rollout_id)
