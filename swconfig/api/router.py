@@ -53,6 +53,7 @@ from swconfig.api import healthcheck
 from swconfig.api.agent import endpoints as agent
 from swconfig.api.agent import metadata_cache
 from swconfig.api.controllers.v1 import deployment_actions
+from swconfig.api.controllers.v1 import rollouts
 from swconfig.api.controllers.v1 import server_groups
 from swconfig.api.controllers.v1 import servers
 from swconfig.api.controllers.v1 import software_configs as configs
@@ -139,6 +140,11 @@ ROUTES: tuple[Route, ...] = (
     Route(urls.SERVER_GROUP, {'GET': server_groups.show,
                               'PUT': server_groups.update,
                               'DELETE': server_groups.delete}),
+    Route(urls.ROLLOUTS, {'GET': rollouts.index, 'POST': rollouts.create}),
+    Route(urls.ROLLOUT, {'GET': rollouts.show}),
+    Route(urls.ROLLOUT_TARGETS, {'GET': rollouts.targets}),
+    Route(urls.ROLLOUT_EVENTS, {'GET': rollouts.events}),
+    Route(urls.ROLLOUT_CANCEL, {'POST': rollouts.cancel}),
     Route(urls.AGENT_METADATA, {'GET': agent.AgentApp.metadata,
                                 'HEAD': agent.AgentApp.metadata}, AGENT),
     Route(urls.AGENT_SIGNAL, {'PUT': agent.AgentApp.signal,

@@ -76,3 +76,32 @@ def server_group(row: dict, members: list[str]) -> dict:
     """A group with its explicit ``servers`` and its ``members`` now."""
     return {**server_group_summary(row), 'servers': row['servers'],
             'members': members}
+
+
+def rollout(row: dict) -> dict:
+    """A rollout: its target and work as requested, its limits, its
+    status and (when read one by one) its targets counted by state."""
+    shown = {'id': row['id'], 'project_id': row['tenant'],
+             'status': row['status'], 'status_reason': row['status_reason'],
+             **row['target'], **row['work'],
+             'max_concurrency': row['max_concurrency'],
+             'max_errors': row['max_errors'],
+             'creation_time': format_time(row['created_at']),
+             'started_time': format_time(row['started_at']),
+             'finished_time': format_time(row['finished_at'])}
+    if 'counts' in row:
+        shown['targets'] = row['counts']
+    return shown
+
+
+def rollout_target(row: dict) -> dict:
+    return {'position': row['position'], 'server_id': row['server_id'],
+            'deployment_id': row['deployment_id'], 'state': row['state'],
+            'started_time': format_time(row['started_at']),
+            'finished_time': format_time(row['finished_at'])}
+
+
+def rollout_event(row: dict) -> dict:
+    return {'id': row['id'], 'event': row['event'],
+            'reason': row['reason'],
+            'creation_time': format_time(row['created_at'])}

@@ -52,6 +52,11 @@ SERVER = SERVERS + '/{server_id}'
 SERVER_AGENT_CONFIG = SERVER + '/agent-config'
 SERVER_GROUPS = PROJECT + '/server_groups'
 SERVER_GROUP = SERVER_GROUPS + '/{group_id}'
+ROLLOUTS = PROJECT + '/rollouts'
+ROLLOUT = ROLLOUTS + '/{rollout_id}'
+ROLLOUT_TARGETS = ROLLOUT + '/targets'
+ROLLOUT_EVENTS = ROLLOUT + '/events'
+ROLLOUT_CANCEL = ROLLOUT + '/cancel'
 
 # Signed URLs for agents, outside Keystone (the token is the credential).
 AGENT_METADATA = '/agent/servers/{server_id}/metadata'

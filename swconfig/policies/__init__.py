@@ -19,6 +19,7 @@ import itertools
 from oslo_policy import policy
 
 from swconfig.policies import base
+from swconfig.policies import rollouts
 from swconfig.policies import server_groups
 from swconfig.policies import servers
 from swconfig.policies import software_configs
@@ -32,4 +33,5 @@ def list_rules() -> list[policy.RuleDefault]:
         software_deployments.list_rules(),
         servers.list_rules(),
         server_groups.list_rules(),
+        rollouts.list_rules(),
     ))

@@ -186,6 +186,52 @@ RESPONSE_SCHEMAS: dict[str, dict] = {
                        'os-collect-config': {'type': 'object'}},
         'description': 'What os-collect-config\'s request collector '
                        'reads.'},
+    'Rollout': _object({
+        'id': {'type': 'string'},
+        'project_id': {'type': 'string'},
+        'status': {'enum': ['PENDING', 'IN_PROGRESS', 'COMPLETE', 'FAILED',
+                            'CANCELLED']},
+        'status_reason': _nullable('string'),
+        'server_group': {'type': 'string'},
+        'servers': {'type': 'array', 'items': {'type': 'string'}},
+        'selector': {'type': 'object',
+                     'additionalProperties': {'type': 'string'}},
+        'config_id': {'type': 'string'},
+        'input_values': {'type': ['object', 'null']},
+        'signal_transport': {'type': 'string'},
+        'name': _nullable('string'),
+        'timeout': _nullable('integer'),
+        'deployment_name': {'type': 'string'},
+        'action': {'type': 'string'},
+        'max_concurrency': {'type': 'string'},
+        'max_errors': {'type': 'string'},
+        'creation_time': _TIME,
+        'started_time': {'anyOf': [_TIME, {'type': 'null'}]},
+        'finished_time': {'anyOf': [_TIME, {'type': 'null'}]},
+        'targets': {'type': 'object',
+                    'additionalProperties': {'type': 'integer'},
+                    'description': 'How many targets are in each state '
+                                   '(shown one by one, not in lists).'},
+    }, required=['id', 'project_id', 'status', 'max_concurrency',
+                 'max_errors', 'creation_time'],
+        description='The target and the work as requested (one of each), '
+                    'the limits, and where the rollout is. It is over '
+                    'when finished_time is set.'),
+    'RolloutTarget': _object({
+        'position': {'type': 'integer'},
+        'server_id': {'type': 'string'},
+        'deployment_id': _nullable('string'),
+        'state': {'enum': ['NOT_STARTED', 'IN_PROGRESS', 'COMPLETE',
+                           'FAILED', 'CANCELLED']},
+        'started_time': {'anyOf': [_TIME, {'type': 'null'}]},
+        'finished_time': {'anyOf': [_TIME, {'type': 'null'}]},
+    }),
+    'RolloutEvent': _object({
+        'id': {'type': 'integer'},
+        'event': {'type': 'string'},
+        'reason': _nullable('string'),
+        'creation_time': _TIME,
+    }),
     'DeploymentEvent': _object({
         'id': {'type': 'integer'},
         'deployment_id': {'type': 'string'},
@@ -222,6 +268,13 @@ ENVELOPES: dict[str, dict] = {
         'server_groups', {'type': 'array',
                           'items': ref('ServerGroupSummary')}),
     'ServerGroupShow': _envelope('server_group', ref('ServerGroup')),
+    'RolloutList': _envelope('rollouts', {'type': 'array',
+                                          'items': ref('Rollout')}),
+    'RolloutShow': _envelope('rollout', ref('Rollout')),
+    'RolloutTargetList': _envelope(
+        'targets', {'type': 'array', 'items': ref('RolloutTarget')}),
+    'RolloutEventList': _envelope(
+        'events', {'type': 'array', 'items': ref('RolloutEvent')}),
     'SignalAccepted': _envelope('signal', {'type': 'integer'}),
     'OutputShow': _object({'output': _object({
         'name': {'type': 'string'},

@@ -66,6 +66,7 @@ PATH_PARAMETERS = {
                                      'Software deployment id.'),
     'server_id': _path_parameter('server_id', 'Server id.'),
     'group_id': _path_parameter('group_id', 'Server group id.'),
+    'rollout_id': _path_parameter('rollout_id', 'Rollout id.'),
     'output_name': _path_parameter('output_name', 'The name of one of the '
                                    'output values.'),
 }

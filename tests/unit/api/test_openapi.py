@@ -42,6 +42,7 @@ from swconfig.api import router
 from swconfig.api.openapi import components
 from swconfig.api.openapi import document
 from swconfig.api.openapi import spec
+from swconfig.api.schemas.v1 import rollouts as rollout_schemas
 from swconfig.api.schemas.v1 import server_groups as group_schemas
 from swconfig.api.schemas.v1 import servers as server_schemas
 from swconfig.api.schemas.v1 import software_configs as config_schemas
@@ -51,7 +52,7 @@ from swconfig.common import urls
 PROJECT = f'p-openapi-{uuid.uuid4().hex[:8]}'
 METHODS = ('GET', 'POST', 'PUT', 'DELETE', 'PATCH')
 SCHEMA_MODULES = (config_schemas, deploy_schemas, server_schemas,
-                  group_schemas)
+                  group_schemas, rollout_schemas)
 # Documented bodies the controller reads without a schema (any JSON object
 # is accepted, which is all the documented schema says). Should one start
 # validating, it must validate with the documented object: then remove it.
@@ -255,6 +256,7 @@ def test_request_schemas_are_the_schema_modules_objects():
     assert documented[('PUT', urls.SERVER)] is server_schemas.UPDATE
     assert documented[('POST', urls.SERVER_GROUPS)] is group_schemas.CREATE
     assert documented[('PUT', urls.SERVER_GROUP)] is group_schemas.UPDATE
+    assert documented[('POST', urls.ROLLOUTS)] is rollout_schemas.CREATE
     assert documented[('POST', urls.DEPLOYMENT_ACTIONS)] is \
         deploy_schemas.ACTION_RUN
     assert documented[('POST', urls.DEPLOYMENT_TRIGGER)] is \
@@ -526,6 +528,35 @@ def _check_server_groups(call, server: dict) -> None:
     call('GET', urls.SERVER_GROUP, 404, **group)
 
 
+def _check_rollouts(call, project: dict) -> None:
+    """The rollout endpoints, with the documented errors; on a server
+    and a config of their own, so the rest of the test is unchanged."""
+    server_id = f'rollout-{uuid.uuid4().hex[:8]}'
+    call('POST', urls.SERVERS, 200, json={'server_id': server_id},
+         **project)
+    config = call('POST', urls.CONFIGS, 200, json={
+        'name': 'rolled', 'group': 'script', 'config': 'echo hi'},
+        **project)['software_config']
+    created = call('POST', urls.ROLLOUTS, 200, json={
+        'servers': [server_id], 'config_id': config['id'],
+        'signal_transport': 'HEAT_SIGNAL', 'max_concurrency': '10%'},
+        **project)['rollout']
+    rollout = {**project, 'rollout_id': created['id']}
+    call('POST', urls.ROLLOUTS, 400, json={'config_id': config['id']},
+         **project)
+    call('POST', urls.ROLLOUTS, 404, json={
+        'server_group': 'missing', 'config_id': config['id']}, **project)
+    call('GET', urls.ROLLOUTS, 200, query='limit=1', **project)
+    call('GET', urls.ROLLOUT, 200, **rollout)
+    call('GET', urls.ROLLOUT, 404, **{**project, 'rollout_id': 'missing'})
+    call('GET', urls.ROLLOUT_TARGETS, 200, query='state=IN_PROGRESS',
+         **rollout)
+    call('GET', urls.ROLLOUT_TARGETS, 400, query='state=DONE', **rollout)
+    call('POST', urls.ROLLOUT_CANCEL, 200, **rollout)
+    call('POST', urls.ROLLOUT_CANCEL, 409, **rollout)
+    call('GET', urls.ROLLOUT_EVENTS, 200, **rollout)
+
+
 def test_responses_match_the_document(inprocess_stack):
     call = _Conformance(inprocess_stack)
     configs = urls.CONFIGS
@@ -619,6 +650,7 @@ def test_responses_match_the_document(inprocess_stack):
          **server)
 
     _check_actions(call, inprocess_stack, server)
+    _check_rollouts(call, project)
 
     call('DELETE', deployments + '/{deployment_id}', 204, **deployment)
     call('DELETE', configs + '/{config_id}', 204, **config)

@@ -68,6 +68,10 @@ MATRIX = {
     'server_groups:create': MEMBERS,
     'server_groups:update': MEMBERS,
     'server_groups:delete': MEMBERS,
+    'rollouts:index': READERS,
+    'rollouts:show': READERS,
+    'rollouts:create': MEMBERS,
+    'rollouts:cancel': MEMBERS,
 }
 
 CASES = [(rule, who, who in allowed)

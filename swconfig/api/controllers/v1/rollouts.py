@@ -1,0 +1,181 @@
+# Copyright 2026 swconfig developers
+#
+#    Licensed under the Apache License, Version 2.0 (the "License"); you may
+#    not use this file except in compliance with the License. You may obtain
+#    a copy of the License at
+#
+#         http://www.apache.org/licenses/LICENSE-2.0
+#
+#    Unless required by applicable law or agreed to in writing, software
+#    distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+#    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+#    License for the specific language governing permissions and limitations
+#    under the License.
+
+"""/v1/{tenant_id}/rollouts: a config deployed to, or an action run on,
+many servers in waves, with an error budget (``swconfig.engine.rollouts``
+does the work; reading needs no engine)."""
+
+import time
+
+import pecan
+
+from swconfig.api import body
+from swconfig.api import deployment_watch
+from swconfig.api import views
+from swconfig.api.controllers.v1 import access
+from swconfig.api.controllers.v1 import params
+from swconfig.api.openapi import spec
+from swconfig.api.schemas.v1 import rollouts as schemas
+from swconfig.common import exception
+from swconfig.db import api as db_api
+from swconfig.db import rollouts as rollout_db
+
+TAG = 'rollouts'
+TARGETS = ('server_group', 'servers', 'selector')
+CONFIG_WORK = ('config_id', 'input_values', 'signal_transport', 'name',
+               'timeout')
+ACTION_WORK = ('deployment_name', 'action')
+#: How often a ``?wait`` GET looks at the rollout again.
+WAIT_STEP = 0.2
+_WAIT = spec.query(
+    'wait', {'type': 'integer', 'minimum': 0},
+    f'While the rollout runs, answer when it finished or after this many '
+    f'seconds (at most {deployment_watch.MAX_WAIT}).')
+
+
+def _split(document: dict) -> tuple[dict, dict]:
+    """The request's target and work, each exactly one kind; 400
+    naming what is wrong otherwise."""
+    given = [key for key in TARGETS if key in document]
+    if len(given) != 1:
+        raise exception.InvalidParameterValue(
+            reason='Give exactly one target: server_group, servers or '
+                   'selector' + (f' (the request gives {" and ".join(given)})'
+                                 if given else '') + '.')
+    target = {given[0]: document[given[0]]}
+    config = [key for key in CONFIG_WORK if key in document]
+    action = [key for key in ACTION_WORK if key in document]
+    if 'config_id' in document and not action:
+        work = {key: document[key] for key in config}
+        work.setdefault('signal_transport', 'default')
+        if work['signal_transport'] is None:
+            work['signal_transport'] = 'default'
+        return target, work
+    if set(action) == set(ACTION_WORK) and not config:
+        return target, {key: document[key] for key in action}
+    raise exception.InvalidParameterValue(
+        reason='Give either config_id (with input_values, '
+               'signal_transport, name, timeout) or deployment_name with '
+               'action, not both and not one of the pair alone.')
+
+
+@pecan.expose('json')
+@spec.operation(
+    'listRollouts', "The project's rollouts, newest first.", tag=TAG,
+    responses={**spec.ok('RolloutList', 'Rollouts, without counts.'),
+               **spec.errors(400, 403)},
+    parameters=(
+        spec.query('limit', {'type': 'integer', 'minimum': 0},
+                   'At most this many rollouts.'),
+        spec.query('marker', {'type': 'string'},
+                   'Continue after this rollout id (ignored when '
+                   'unknown).'),
+    ))
+def index() -> dict:
+    context = access.authorize('rollouts:index')
+    limit = params.non_negative_int('limit', params.get('limit'))
+    rows = db_api.rollout_get_all(context, limit=limit,
+                                  marker=params.get('marker') or None)
+    return {'rollouts': [views.rollout(row) for row in rows]}
+
+
+@pecan.expose('json')
+@spec.operation('showRollout',
+                'Show a rollout with its targets counted by state.',
+                tag=TAG,
+                responses={**spec.ok('RolloutShow', 'The rollout.'),
+                           **spec.errors(400, 403, 404)},
+                parameters=(_WAIT,))
+def show(rollout_id: str) -> dict:
+    context = access.authorize('rollouts:show')
+    wait = params.non_negative_int('wait', params.get('wait'))
+    row = db_api.rollout_get(context, rollout_id)
+    if wait:
+        deadline = time.monotonic() + min(wait, deployment_watch.MAX_WAIT)
+        while row['finished_at'] is None and time.monotonic() < deadline:
+            time.sleep(WAIT_STEP)
+            row = db_api.rollout_get(context, rollout_id)
+    return {'rollout': views.rollout(row)}
+
+
+@pecan.expose('json')
+@spec.operation('createRollout',
+                'Deploy a config to, or run an action on, many servers '
+                'in waves.', tag=TAG,
+                body=spec.Body('RolloutCreate', schemas.CREATE),
+                responses={**spec.ok('RolloutShow', 'The new rollout, its '
+                                     'first wave started.'),
+                           **spec.errors(400, 403, 404, 409)})
+def create() -> dict:
+    context = access.authorize('rollouts:create')
+    document = body.load(pecan.request, schemas.CREATE)
+    target, work = _split(document)
+    row = pecan.request.engine.create_rollout(
+        context, target, work,
+        None if document.get('max_concurrency') is None
+        else str(document['max_concurrency']),
+        None if document.get('max_errors') is None
+        else str(document['max_errors']))
+    return {'rollout': views.rollout(row)}
+
+
+@pecan.expose('json')
+@spec.operation('cancelRollout',
+                'Cancel a rollout: no new target starts; running ones '
+                'are cancelled.', tag=TAG,
+                responses={**spec.ok('RolloutShow', 'The rollout.'),
+                           **spec.errors(400, 403, 404, 409)})
+def cancel(rollout_id: str) -> dict:
+    context = access.authorize('rollouts:cancel')
+    row = pecan.request.engine.cancel_rollout(context, rollout_id)
+    return {'rollout': views.rollout(row)}
+
+
+@pecan.expose('json')
+@spec.operation(
+    'listRolloutTargets', "A rollout's targets in the order they start.",
+    tag=TAG,
+    responses={**spec.ok('RolloutTargetList', 'Targets.'),
+               **spec.errors(400, 403, 404)},
+    parameters=(
+        spec.query('limit', {'type': 'integer', 'minimum': 0},
+                   'At most this many targets.'),
+        spec.query('marker', {'type': 'integer', 'minimum': 0},
+                   'Continue after the target at this position.'),
+        spec.query('state', {'enum': list(rollout_db.TARGET_STATES)},
+                   'Only targets in this state.'),
+    ))
+def targets(rollout_id: str) -> dict:
+    context = access.authorize('rollouts:show')
+    limit = params.non_negative_int('limit', params.get('limit'))
+    marker = params.non_negative_int('marker', params.get('marker'))
+    state = params.get('state') or None
+    if state is not None and state not in rollout_db.TARGET_STATES:
+        raise exception.InvalidParameterValue(
+            reason=f'Unknown state {state!r}; give one of '
+                   f'{", ".join(rollout_db.TARGET_STATES)}.')
+    rows = db_api.rollout_targets_get(context, rollout_id, state=state,
+                                      limit=limit, marker=marker)
+    return {'targets': [views.rollout_target(row) for row in rows]}
+
+
+@pecan.expose('json')
+@spec.operation('listRolloutEvents', "A rollout's events, oldest first.",
+                tag=TAG,
+                responses={**spec.ok('RolloutEventList', 'Events.'),
+                           **spec.errors(400, 403, 404)})
+def events(rollout_id: str) -> dict:
+    context = access.authorize('rollouts:show')
+    rows = db_api.rollout_events_get(context, rollout_id)
+    return {'events': [views.rollout_event(row) for row in rows]}

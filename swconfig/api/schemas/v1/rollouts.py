@@ -1,0 +1,93 @@
+# Copyright 2026 swconfig developers
+#
+#    Licensed under the Apache License, Version 2.0 (the "License"); you may
+#    not use this file except in compliance with the License. You may obtain
+#    a copy of the License at
+#
+#         http://www.apache.org/licenses/LICENSE-2.0
+#
+#    Unless required by applicable law or agreed to in writing, software
+#    distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+#    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+#    License for the specific language governing permissions and limitations
+#    under the License.
+
+"""Request schemas for /rollouts."""
+
+from swconfig.api.schemas.v1 import server_groups
+from swconfig.api.schemas.v1 import software_deployments as deployments
+
+_DEPLOY = deployments.CREATE['properties']
+
+LIMIT = {
+    'type': ['string', 'integer'],
+    'pattern': r'^(?:[0-9]{1,7}|(?:100|[1-9]?[0-9])%)$',
+    'minimum': 0, 'maximum': 9999999,
+    'description': 'A number of targets, or a percentage of them as '
+                   '``"N%"`` (rounded up).',
+}
+
+CREATE = {
+    'title': 'RolloutCreate',
+    'description': 'Deploy a config to, or run an action on, many servers '
+                   'in waves. Exactly one target (``server_group``, '
+                   '``servers`` or ``selector``) and exactly one kind of '
+                   'work (``config_id``, or ``deployment_name`` with '
+                   '``action``). Any other key is refused with 400 naming '
+                   'it.',
+    'type': 'object',
+    'properties': {
+        'server_group': {'type': 'string', 'minLength': 1, 'maxLength': 36,
+                         'description': "A server group of the project: "
+                                        'its members when the rollout is '
+                                        'created, by server id.'},
+        'servers': {**server_groups.SERVERS, 'minItems': 1,
+                    'description': 'Servers, started in the order given.'},
+        'selector': {**server_groups.SELECTOR, 'type': 'object',
+                     'description': 'Every server of the project whose '
+                                    'labels match all of these, by server '
+                                    'id; matching none is 400.'},
+        'config_id': {
+            **_DEPLOY['config_id'],
+            'description': 'The config to deploy to every target: the '
+                           'source config the engine derives each '
+                           "deployment from. Unknown or another project's: "
+                           '404.'},
+        'input_values': {
+            **_DEPLOY['input_values'],
+            'description': "With ``config_id``: values for the config's "
+                           'inputs, by name, the same on every target.'},
+        'signal_transport': {
+            **_DEPLOY['signal_transport'],
+            'description': 'With ``config_id``: the signal transport of '
+                           'every deployment (default: ``default``, the '
+                           "operator's)."},
+        'name': {
+            **_DEPLOY['name'],
+            'description': 'With ``config_id``: the name of the derived '
+                           "configs (default: the source config's name)."},
+        'timeout': {
+            **_DEPLOY['timeout'],
+            'description': 'With ``config_id``: seconds each target waits '
+                           "for its agent's signal before it fails; ``0`` "
+                           'waits for ever; null means ``[DEFAULT] '
+                           'default_deployment_timeout``.'},
+        'deployment_name': {
+            'type': 'string', 'minLength': 1, 'maxLength': 255,
+            'description': "With ``action``: on each server, the "
+                           'deployment of the config of this name whose '
+                           'action is triggered.'},
+        'action': {**deployments.ACTION, 'type': 'string',
+                   'description': 'With ``deployment_name``: the action '
+                                  'to trigger on each server.'},
+        'max_concurrency': {
+            **LIMIT, 'description': 'At most this many targets in '
+                                    'progress at once (default 50; at '
+                                    'least one runs).'},
+        'max_errors': {
+            **LIMIT, 'description': 'Once more targets than this failed, '
+                                    'no new one starts and the rollout '
+                                    'ends FAILED (default 0).'},
+    },
+    'additionalProperties': False,
+}
