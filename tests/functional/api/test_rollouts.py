@@ -1,0 +1,241 @@
+# Copyright 2026 swconfig developers
+#
+#    Licensed under the Apache License, Version 2.0 (the "License"); you may
+#    not use this file except in compliance with the License. You may obtain
+#    a copy of the License at
+#
+#         http://www.apache.org/licenses/LICENSE-2.0
+#
+#    Unless required by applicable law or agreed to in writing, software
+#    distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+#    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+#    License for the specific language governing permissions and limitations
+#    under the License.
+
+"""Rollouts through the real API, on SQLite, MariaDB and PostgreSQL
+(doc/source/user/rollouts.rst): waves that never exceed
+``max_concurrency``, the error budget, cancel, and the targets refused
+with a clear message. The deployments are signalled through the API's
+signal route, as agents with HEAT_SIGNAL do."""
+
+import time
+
+from tests.fixtures import waiting
+from tests.functional.api import helpers
+from tests.functional.api.helpers import assert_error
+
+#: Long enough for the engine's rounds (``[engine] rollout_interval``, 1 s)
+#: on a busy machine.
+TIMEOUT = 60
+
+
+def rollouts_url(project: str, suffix: str = '') -> str:
+    return helpers.url(project, 'rollouts', suffix)
+
+
+def create_rollout(api, project: str, **body) -> dict:
+    reply = api.post(rollouts_url(project), json=body)
+    assert reply.status == 200, reply.text
+    return reply.json['rollout']
+
+
+def show(api, project: str, rollout_id: str) -> dict:
+    reply = api.get(rollouts_url(project, '/' + rollout_id))
+    assert reply.status == 200, reply.text
+    return reply.json['rollout']
+
+
+def targets(api, project: str, rollout_id: str, state: str = '') -> list:
+    query = f'?state={state}' if state else ''
+    reply = api.get(rollouts_url(project, f'/{rollout_id}/targets{query}'))
+    assert reply.status == 200, reply.text
+    return reply.json['targets']
+
+
+def events(api, project: str, rollout_id: str) -> list[dict]:
+    reply = api.get(rollouts_url(project, f'/{rollout_id}/events'))
+    assert reply.status == 200, reply.text
+    return reply.json['events']
+
+
+def signal(api, project: str, deployment_id: str, code: int) -> None:
+    reply = api.post(helpers.url(project, 'software_deployments',
+                                 f'/{deployment_id}/signal'),
+                     json={'deploy_status_code': code,
+                           'deploy_stderr': 'boom' if code else ''})
+    assert reply.status == 200, reply.text
+
+
+def config(api, project: str) -> dict:
+    return helpers.create_config(api, project, name='app',
+                                 config='echo deploy')
+
+
+def servers(project: str, count: int) -> list[str]:
+    return [f'{project}-s{index:02d}' for index in range(count)]
+
+
+def drive(api, project: str, rollout_id: str, fail: set[int],
+          most: int) -> int:
+    """Signal every running target as an agent would (FAILED for the
+    positions in ``fail``) until the rollout is over, checking at every
+    look that no more than ``most`` run; the largest number seen."""
+    signalled: set[int] = set()
+    seen = 0
+    deadline = time.monotonic() + TIMEOUT
+    while time.monotonic() < deadline:
+        running = targets(api, project, rollout_id, 'IN_PROGRESS')
+        assert len(running) <= most, running
+        seen = max(seen, len(running))
+        for target in running:
+            if target['position'] not in signalled:
+                signalled.add(target['position'])
+                signal(api, project, target['deployment_id'],
+                       1 if target['position'] in fail else 0)
+        if show(api, project, rollout_id)['finished_time'] is not None:
+            return seen
+        time.sleep(0.1)
+    raise AssertionError(f'rollout {rollout_id} did not finish in time')
+
+
+def test_waves_never_exceed_max_concurrency(api, project):
+    source = config(api, project)
+    names = servers(project, 30)
+    rollout = create_rollout(api, project, servers=names,
+                             config_id=source['id'],
+                             signal_transport='HEAT_SIGNAL',
+                             max_concurrency='10%')
+    assert rollout['max_concurrency'] == '10%'
+    assert rollout['max_errors'] == '0'
+    # The first wave started before the answer.
+    assert rollout['status'] == 'IN_PROGRESS'
+    assert rollout['targets']['IN_PROGRESS'] == 3
+    assert drive(api, project, rollout['id'], set(), 3) == 3
+
+    done = show(api, project, rollout['id'])
+    assert done['status'] == 'COMPLETE'
+    assert done['targets'] == {'NOT_STARTED': 0, 'IN_PROGRESS': 0,
+                               'COMPLETE': 30, 'FAILED': 0,
+                               'CANCELLED': 0}
+    listed = targets(api, project, rollout['id'])
+    # In the order given, each an ordinary deployment of its server.
+    assert [target['server_id'] for target in listed] == names
+    for target in listed:
+        reply = api.get(helpers.url(project, 'software_deployments',
+                                    '/' + target['deployment_id']))
+        assert reply.json['software_deployment']['server_id'] == (
+            target['server_id'])
+        assert reply.json['software_deployment']['status'] == 'COMPLETE'
+    kinds = [event['event'] for event in events(api, project,
+                                                rollout['id'])]
+    assert kinds[:3] == ['created', 'started', 'wave_started']
+    assert kinds[-1] == 'finished'
+    # Waves of at most three targets, 30 in all.
+    waves = [event['reason'] for event in events(api, project,
+                                                 rollout['id'])
+             if event['event'] == 'wave_started']
+    started = [int(reason.split()[1]) for reason in waves]
+    assert max(started) <= 3 and sum(started) == 30
+
+    # Paged like the other lists: by position.
+    page = api.get(rollouts_url(
+        project, f'/{rollout["id"]}/targets?limit=5&marker=9')).json
+    assert [target['position'] for target in page['targets']] == [
+        10, 11, 12, 13, 14]
+
+
+def test_the_error_budget_stops_the_rollout(api, project):
+    source = config(api, project)
+    rollout = create_rollout(api, project, servers=servers(project, 10),
+                             config_id=source['id'],
+                             signal_transport='HEAT_SIGNAL',
+                             max_concurrency=1, max_errors=2)
+    drive(api, project, rollout['id'], {0, 1, 2}, 1)
+    stopped = show(api, project, rollout['id'])
+    assert stopped['status'] == 'FAILED'
+    assert '3 targets failed' in stopped['status_reason']
+    assert stopped['targets'] == {'NOT_STARTED': 7, 'IN_PROGRESS': 0,
+                                  'COMPLETE': 0, 'FAILED': 3,
+                                  'CANCELLED': 0}
+    assert sum(stopped['targets'].values()) == 10
+    assert [target['position'] for target in targets(
+        api, project, rollout['id'], 'NOT_STARTED')] == list(range(3, 10))
+    kinds = [event['event'] for event in events(api, project,
+                                                rollout['id'])]
+    assert kinds.count('target_failed') == 3
+    assert kinds[-1] == 'stopped'
+
+
+def test_cancel_mid_rollout(api, project):
+    source = config(api, project)
+    rollout = create_rollout(api, project, servers=servers(project, 6),
+                             config_id=source['id'],
+                             signal_transport='HEAT_SIGNAL',
+                             max_concurrency=2)
+    for target in targets(api, project, rollout['id'], 'IN_PROGRESS'):
+        signal(api, project, target['deployment_id'], 0)
+    # The next wave: positions 2 and 3.
+    waiting.wait_for(lambda: [t['position'] for t in targets(
+        api, project, rollout['id'], 'IN_PROGRESS')] == [2, 3], TIMEOUT,
+        'the second wave')
+    running = targets(api, project, rollout['id'], 'IN_PROGRESS')
+    reply = api.post(rollouts_url(project, f'/{rollout["id"]}/cancel'))
+    assert reply.status == 200, reply.text
+    cancelled = reply.json['rollout']
+    assert cancelled['status'] == 'CANCELLED'
+    assert cancelled['finished_time'] is not None
+    assert cancelled['targets'] == {'NOT_STARTED': 0, 'IN_PROGRESS': 0,
+                                    'COMPLETE': 2, 'FAILED': 0,
+                                    'CANCELLED': 4}
+    for target in running:
+        deployment = api.get(helpers.url(
+            project, 'software_deployments',
+            '/' + target['deployment_id'])).json['software_deployment']
+        assert deployment['status'] == 'FAILED'
+        assert deployment['status_reason'] == 'Deployment cancelled.'
+    # Over: a second cancel is refused; no target started since.
+    assert_error(api.post(rollouts_url(project,
+                                       f'/{rollout["id"]}/cancel')), 409)
+    assert [t['deployment_id'] for t in targets(
+        api, project, rollout['id'], 'CANCELLED')][2:] == [None, None]
+
+
+def test_targets_refused_with_a_clear_message(api, project):
+    source = config(api, project)
+    error = assert_error(api.post(rollouts_url(project), json={
+        'selector': {'role': 'nothing-has-this'},
+        'config_id': source['id']}), 400)
+    assert 'the selector role=nothing-has-this matches no server of the ' \
+        'project' in error['message']
+    error = assert_error(api.post(rollouts_url(project), json={
+        'config_id': source['id']}), 400)
+    assert 'exactly one target' in error['message']
+    error = assert_error(api.post(rollouts_url(project), json={
+        'servers': ['a'], 'selector': {'role': 'x'},
+        'config_id': source['id']}), 400)
+    assert 'servers and selector' in error['message']
+    error = assert_error(api.post(rollouts_url(project), json={
+        'servers': ['a'], 'config_id': source['id'], 'action': 'X'}), 400)
+    assert 'either config_id' in error['message']
+    assert api.get(rollouts_url(project)).json == {'rollouts': []}
+
+
+def test_a_group_of_another_project_is_not_found(api, project):
+    other = project + '-other'
+    reply = api.put(helpers.url(other, 'servers', '/' + other + '-s'),
+                    json={'labels': {'role': 'db'}})
+    assert reply.status == 200, reply.text
+    reply = api.post(helpers.url(other, 'server_groups'),
+                     json={'name': 'dbs', 'selector': {'role': 'db'}})
+    assert reply.status == 200, reply.text
+    group = reply.json['server_group']
+    source = config(api, project)
+    assert_error(api.post(rollouts_url(project), json={
+        'server_group': group['id'], 'config_id': source['id']}), 404)
+    # And the other project's own rollout of it is not visible here.
+    rollout = create_rollout(api, other, server_group=group['id'],
+                             config_id=config(api, other)['id'],
+                             signal_transport='HEAT_SIGNAL')
+    assert [t['server_id'] for t in targets(api, other, rollout['id'])] \
+        == [other + '-s']
+    assert_error(api.get(rollouts_url(project, '/' + rollout['id'])), 404)
