@@ -239,3 +239,41 @@ def test_a_group_of_another_project_is_not_found(api, project):
     assert [t['server_id'] for t in targets(api, other, rollout['id'])] \
         == [other + '-s']
     assert_error(api.get(rollouts_url(project, '/' + rollout['id'])), 404)
+
+
+def test_an_action_on_each_servers_deployment_of_a_component(api, project):
+    """deployment_name + action: each target's deployment of the named
+    component is triggered, as POST .../trigger does; a server without
+    one is a failed target."""
+    component = helpers.create_config(
+        api, project, name='db', group='component', config={'configs': [
+            {'actions': ['CREATE'], 'tool': 'script', 'config': 'create'},
+            {'actions': ['BACKUP'], 'tool': 'script', 'config': 'backup'}]})
+    names = servers(project, 4)
+    deployed = create_rollout(api, project, servers=names[:3],
+                              config_id=component['id'],
+                              signal_transport='HEAT_SIGNAL')
+    drive(api, project, deployed['id'], set(), 3)
+    originals = {target['server_id']: target['deployment_id']
+                 for target in targets(api, project, deployed['id'])}
+
+    backup = create_rollout(api, project, servers=names,
+                            deployment_name='db', action='BACKUP',
+                            max_concurrency=2, max_errors=1)
+    drive(api, project, backup['id'], set(), 2)
+    done = show(api, project, backup['id'])
+    assert done['status'] == 'COMPLETE', done
+    assert done['deployment_name'] == 'db' and done['action'] == 'BACKUP'
+    assert done['targets']['COMPLETE'] == 3
+    assert done['targets']['FAILED'] == 1
+    for target in targets(api, project, backup['id'], 'COMPLETE'):
+        trigger = api.get(helpers.url(
+            project, 'software_deployments',
+            '/' + target['deployment_id'])).json['software_deployment']
+        assert trigger['action'] == 'BACKUP'
+        assert trigger['triggered_from'] == originals[target['server_id']]
+    [missing] = targets(api, project, backup['id'], 'FAILED')
+    assert missing['server_id'] == names[3]
+    assert any(event['event'] == 'target_failed'
+               and 'no deployment named db' in event['reason']
+               for event in events(api, project, backup['id']))
