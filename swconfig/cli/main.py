@@ -25,6 +25,7 @@ from swconfig import version
 from swconfig.cli import cloud
 from swconfig.cli import configs
 from swconfig.cli import deployments
+from swconfig.cli import rollouts
 from swconfig.cli import server_groups
 from swconfig.cli import servers
 from swconfig.cli import signalling
@@ -57,6 +58,12 @@ COMMANDS = {
     'server-group list': server_groups.ListServerGroups,
     'server-group show': server_groups.ShowServerGroup,
     'server-group delete': server_groups.DeleteServerGroups,
+    'rollout create': rollouts.CreateRollout,
+    'rollout list': rollouts.ListRollouts,
+    'rollout show': rollouts.ShowRollout,
+    'rollout targets': rollouts.ListTargets,
+    'rollout events': rollouts.ListRolloutEvents,
+    'rollout cancel': rollouts.CancelRollout,
 }
 
 
@@ -74,8 +81,8 @@ class SwconfigApp(app.App):
         super().__init__(
             description='Create software configs, deploy them to servers, '
                         'run and trigger their actions, follow them, read '
-                        'their outputs, cancel them; label servers and '
-                        'group them.',
+                        'their outputs, cancel them; label servers, '
+                        'group them and roll configs out to many.',
             version=version.version_string(),
             command_manager=manager, deferred_help=True)
 

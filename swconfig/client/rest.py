@@ -35,6 +35,7 @@ CONFIGS = '/software_configs'
 DEPLOYMENTS = '/software_deployments'
 SERVERS = '/servers'
 SERVER_GROUPS = '/server_groups'
+ROLLOUTS = '/rollouts'
 
 #: Seconds to wait for a connection or an ordinary answer.
 HTTP_TIMEOUT = 60
@@ -291,6 +292,36 @@ class Client:
 
     def server_group_delete(self, group_id: str) -> None:
         self.request('DELETE', f'{SERVER_GROUPS}/{_quote(group_id)}')
+
+    # -- rollouts -------------------------------------------------------------
+
+    def rollout_create(self, body: dict) -> dict:
+        return self.request('POST', ROLLOUTS, body)['rollout']
+
+    def rollout_list(self) -> list[dict]:
+        return self.request('GET', ROLLOUTS)['rollouts']
+
+    def rollout_show(self, rollout_id: str, wait: int | None = None) -> dict:
+        """The rollout; with ``wait``, answered when it is over or after
+        that many seconds."""
+        return self.request(
+            'GET', f'{ROLLOUTS}/{_quote(rollout_id)}',
+            params={'wait': wait} if wait else None,
+            timeout=self.timeout + wait if wait else None)['rollout']
+
+    def rollout_targets(self, rollout_id: str,
+                        state: str | None = None) -> list[dict]:
+        return self.request('GET', f'{ROLLOUTS}/{_quote(rollout_id)}/targets',
+                            params={'state': state} if state else None
+                            )['targets']
+
+    def rollout_events(self, rollout_id: str) -> list[dict]:
+        return self.request('GET', f'{ROLLOUTS}/{_quote(rollout_id)}/events'
+                            )['events']
+
+    def rollout_cancel(self, rollout_id: str) -> dict:
+        return self.request('POST', f'{ROLLOUTS}/{_quote(rollout_id)}/cancel'
+                            )['rollout']
 
     def agent_config(self, server_id: str) -> dict:
         return self.request('GET', f'{SERVERS}/{_quote(server_id)}'

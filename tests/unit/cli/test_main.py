@@ -29,7 +29,7 @@ def test_every_command_is_documented_and_nothing_else():
     documented = set()
     for line in DOC.read_text().splitlines():
         for name in re.findall(r'``((?:config|deployment|server|'
-                               r'server-group) [a-z -]+?)'
+                               r'server-group|rollout) [a-z -]+?)'
                                r'(?: [A-Z(\[-].*?)?``', line):
             documented.add(name.strip())
     assert documented == set(main.COMMANDS)

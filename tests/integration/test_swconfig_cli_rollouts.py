@@ -1,0 +1,123 @@
+# Copyright 2026 swconfig developers
+#
+#    Licensed under the Apache License, Version 2.0 (the "License"); you may
+#    not use this file except in compliance with the License. You may obtain
+#    a copy of the License at
+#
+#         http://www.apache.org/licenses/LICENSE-2.0
+#
+#    Unless required by applicable law or agreed to in writing, software
+#    distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+#    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+#    License for the specific language governing permissions and limitations
+#    under the License.
+
+"""``swconfig rollout ...``: the real console script against a real
+``swconfig-all``, as in test_swconfig_cli.py. ``rollout create --wait``
+follows a rollout over labelled servers while the test signals their
+deployments as agents would: a line per change (not a terminal), exit
+0 when COMPLETE and 1 when the error budget stops it; list, show,
+targets, events and cancel."""
+
+import json
+import time
+import uuid
+
+import pytest
+
+from tests.integration.test_swconfig_cli import Cli
+from tests.integration.test_swconfig_cli import hello_config
+from tests.integration.test_swconfig_cli import service  # noqa: F401
+from tests.integration.test_swconfig_cli import signal
+
+TIMEOUT = 60
+
+
+@pytest.fixture
+def project():
+    return f'cli-{uuid.uuid4().hex[:10]}'
+
+
+@pytest.fixture
+def cli(service, project, tmp_path):  # noqa: F811 - the fixture above
+    return Cli(tmp_path, f'{service.base_url}/v1/{project}')
+
+
+def _drive(cli: Cli, service, project: str, process, fail: bool) -> None:  # noqa: F811
+    """Signal every running target until the command ends."""
+    signalled: set[str] = set()
+    deadline = time.monotonic() + TIMEOUT
+    while process.poll() is None and time.monotonic() < deadline:
+        for rollout in cli('rollout', 'list', '-f', 'json').ok().json():
+            for target in cli('rollout', 'targets', rollout['id'],
+                              '--state', 'IN_PROGRESS', '-f',
+                              'json').ok().json():
+                if target['deployment_id'] not in signalled:
+                    signalled.add(target['deployment_id'])
+                    signal(service, project, target['deployment_id'],
+                           {'deploy_status_code': 1 if fail else 0})
+        time.sleep(0.2)
+
+
+def _labelled(cli: Cli, project: str, count: int) -> list[str]:
+    """``count`` servers of the project labelled role=web (server ids
+    are global: each test's are its own)."""
+    names = [f'{project}-web-{index}' for index in range(count)]
+    for name in names:
+        cli('server', 'set', name, '--label', 'role=web', '-f', 'json').ok()
+    return names
+
+
+def test_create_wait_follows_the_waves_to_complete(cli, service, project):  # noqa: F811
+    config = hello_config(cli)
+    names = _labelled(cli, project, 5)
+    process = cli.start('rollout', 'create', '--selector', 'role=web',
+                        '--config', config['id'], '--input', 'name=you',
+                        '--max-concurrency', '40%', '--wait', '-f',
+                        'json')
+    _drive(cli, service, project, process, fail=False)
+    out, err = process.communicate(timeout=TIMEOUT)
+    assert process.returncode == 0, (out, err)
+    rollout = json.loads(out)
+    assert rollout['status'] == 'COMPLETE'
+    assert rollout['targets']['COMPLETE'] == 5
+    lines = err.splitlines()
+    assert lines[0].startswith('IN_PROGRESS 0/5 done, 0 failed, 2 in '
+                               'progress, 3 not started'), err
+    assert lines[-1].startswith('COMPLETE 5/5 done, 0 failed, 0 in '
+                                'progress, 0 not started'), err
+
+    shown = cli('rollout', 'show', rollout['id'], '-f', 'json').ok().json()
+    assert shown['status'] == 'COMPLETE'
+    targets = cli('rollout', 'targets', rollout['id'], '-f',
+                  'json').ok().json()
+    assert [t['server_id'] for t in targets] == names
+    events = cli('rollout', 'events', rollout['id'], '-f',
+                 'json').ok().json()
+    assert events[-1]['event'] == 'finished'
+    refused = cli('rollout', 'cancel', rollout['id'])
+    assert refused.returncode == 1, refused
+    assert 'is COMPLETE already' in refused.stderr
+
+
+def test_create_wait_exits_1_when_the_error_budget_stops_it(cli, service,  # noqa: F811
+                                                            project):
+    config = hello_config(cli)
+    _labelled(cli, project, 3)
+    process = cli.start('rollout', 'create', '--selector', 'role=web',
+                        '--config', config['id'], '--max-concurrency', '1',
+                        '--wait', '-f', 'json')
+    _drive(cli, service, project, process, fail=True)
+    out, err = process.communicate(timeout=TIMEOUT)
+    assert process.returncode == 1, (out, err)
+    assert json.loads(out)['status'] == 'FAILED'
+    assert err.splitlines()[-1].startswith('FAILED 0/3 done, 1 failed'), err
+
+
+def test_selector_matching_nothing_is_one_line(cli):
+    config = hello_config(cli)
+    refused = cli('rollout', 'create', '--selector', 'role=none',
+                  '--config', config['id'])
+    assert refused.returncode == 1, refused
+    assert 'matches no server of the project' in refused.stderr
+    assert 'Traceback' not in refused.stderr
