@@ -208,10 +208,11 @@ class EngineManager:
     @expected
     def create_rollout(self, context: RequestContext, target: dict,
                        work: dict, max_concurrency: str | None,
-                       max_errors: str | None) -> dict:
+                       max_errors: str | None,
+                       idempotency_key: str | None = None) -> dict:
         # Since 1.11.
         return rollouts.create(context, target, work, max_concurrency,
-                               max_errors)
+                               max_errors, idempotency_key)
 
     @expected
     def cancel_rollout(self, context: RequestContext,

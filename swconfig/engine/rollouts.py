@@ -38,6 +38,8 @@ first one's deployment.
 import math
 import threading
 
+from oslo_db import api as oslo_db_api
+from oslo_db import exception as db_exc
 from oslo_log import log
 from oslo_utils import timeutils
 from oslo_utils import uuidutils
@@ -52,6 +54,7 @@ from swconfig.db import rollouts as rollout_db
 from swconfig.engine import actions
 from swconfig.engine import deployment_batches
 from swconfig.engine import deployments
+from swconfig.engine import idempotency
 
 LOG = log.getLogger(__name__)
 
@@ -108,11 +111,45 @@ def _resolve(context: RequestContext, target: dict) -> list[str]:
 
 def create(context: RequestContext, target: dict, work: dict,
            max_concurrency: str | None = None,
-           max_errors: str | None = None) -> dict:
+           max_errors: str | None = None,
+           idempotency_key: str | None = None) -> dict:
     """A new rollout of the caller's project over ``target``
     (``server_group``, ``servers`` or ``selector``) doing ``work``
     (``config_id`` and the deployment's fields, or ``deployment_name``
-    and ``action``); its first wave is started before it is returned."""
+    and ``action``); its first wave is started before it is returned.
+
+    With an ``idempotency_key`` already used for the same request: the
+    rollout that request made (nothing is created); used for another
+    request, 422 (as deployments' keys)."""
+    request_digest = idempotency.digest({'rollout': {
+        'target': target, 'work': work, 'max_concurrency': max_concurrency,
+        'max_errors': max_errors}})
+    made, rollout_id = _create_once(context, target, work, max_concurrency,
+                                    max_errors, idempotency_key,
+                                    request_digest)
+    if made:
+        advance(rollout_id)
+    else:
+        LOG.info('Rollout creation with Idempotency-Key %s repeated: '
+                 'rollout %s, not created again', idempotency_key,
+                 rollout_id)
+    return db_api.rollout_get(context, rollout_id)
+
+
+# Two requests with one new key: the second meets the first's row once
+# it commits, starts again, and finds it.
+@oslo_db_api.wrap_db_retry(max_retries=5, retry_interval=0.05,
+                           max_retry_interval=1, jitter=True,
+                           exception_checker=lambda exc: isinstance(
+                               exc, db_exc.DBDuplicateEntry))
+def _create_once(context: RequestContext, target: dict, work: dict,
+                 max_concurrency: str | None, max_errors: str | None,
+                 key: str | None, request_digest: str) -> tuple[bool, str]:
+    """(whether it was made now, the rollout's id)."""
+    with db_api.writer.using(context):
+        made = idempotency.made_before(context, key, request_digest)
+    if made is not None:
+        return False, made
     servers = _resolve(context, target)
     if work.get('config_id'):
         db_api.software_config_get(context, work['config_id'])
@@ -125,15 +162,19 @@ def create(context: RequestContext, target: dict, work: dict,
         'created_at': timeutils.utcnow(), 'started_at': None,
         'finished_at': None, 'version': 1}
     with db_api.writer.using(context):
+        made = idempotency.made_before(context, key, request_digest)
+        if made is not None:
+            return False, made
         db_api.rollout_create(context, values, servers)
         db_api.rollout_event_add(
             context, values['id'], 'created',
             f'{len(servers)} targets; at most {values["max_concurrency"]} '
             f'at once, at most {values["max_errors"]} failures')
+        idempotency.remember(context, key, request_digest, values['id'],
+                             values['id'])
     LOG.info('Rollout %s of project %s created over %d servers',
              values['id'], context.project_id, len(servers))
-    advance(values['id'])
-    return db_api.rollout_get(context, values['id'])
+    return True, values['id']
 
 
 def _project_context(rollout: dict) -> RequestContext:

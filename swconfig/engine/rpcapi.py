@@ -47,7 +47,8 @@ API version history:
           dict; ``idempotency_key`` sent only when the client gave one).
     1.10 - set_server_labels; create_server_group, update_server_group,
            delete_server_group.
-    1.11 - create_rollout, cancel_rollout.
+    1.11 - create_rollout (``idempotency_key`` sent only when the client
+           gave one), cancel_rollout.
 
 Rolling upgrades: ``[upgrade_levels] engine`` caps the version this client
 sends (oslo.messaging's ``version_cap``), so API servers of a new release
@@ -359,12 +360,15 @@ class EngineAPI:
 
     def create_rollout(self, context: RequestContext, target: dict,
                        work: dict, max_concurrency: str | None,
-                       max_errors: str | None) -> dict:
+                       max_errors: str | None,
+                       idempotency_key: str | None = None) -> dict:
         version = self._version('Creating a rollout', '1.11')
+        keyed = ({'idempotency_key': idempotency_key}
+                 if idempotency_key is not None else {})
         return self._call(context, 'create_rollout', version,
                           target=target, work=work,
                           max_concurrency=max_concurrency,
-                          max_errors=max_errors)
+                          max_errors=max_errors, **keyed)
 
     def cancel_rollout(self, context: RequestContext,
                        rollout_id: str) -> dict:

@@ -277,3 +277,22 @@ def test_an_action_on_each_servers_deployment_of_a_component(api, project):
     assert any(event['event'] == 'target_failed'
                and 'no deployment named db' in event['reason']
                for event in events(api, project, backup['id']))
+
+
+def test_the_same_idempotency_key_returns_the_same_rollout(api, project):
+    source = config(api, project)
+    body = {'servers': servers(project, 2), 'config_id': source['id'],
+            'signal_transport': 'HEAT_SIGNAL'}
+    key = {'Idempotency-Key': f'{project}-once'}
+    first = api.post(rollouts_url(project), json=body, headers=key)
+    assert first.status == 200, first.text
+    again = api.post(rollouts_url(project), json=body, headers=key)
+    assert again.status == 200, again.text
+    assert again.json['rollout']['id'] == first.json['rollout']['id']
+    assert len(api.get(rollouts_url(project)).json['rollouts']) == 1
+    # Its targets started once.
+    assert len(targets(api, project, first.json['rollout']['id'],
+                       'IN_PROGRESS')) == 2
+    other = api.post(rollouts_url(project), json={**body, 'max_errors': 1},
+                     headers=key)
+    assert_error(other, 422)

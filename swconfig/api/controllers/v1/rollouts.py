@@ -116,7 +116,8 @@ def show(rollout_id: str) -> dict:
                 body=spec.Body('RolloutCreate', schemas.CREATE),
                 responses={**spec.ok('RolloutShow', 'The new rollout, its '
                                      'first wave started.'),
-                           **spec.errors(400, 403, 404, 409)})
+                           **spec.errors(400, 403, 404, 409, 422)},
+                parameters=(spec.IDEMPOTENCY_KEY,))
 def create() -> dict:
     context = access.authorize('rollouts:create')
     document = body.load(pecan.request, schemas.CREATE)
@@ -126,7 +127,7 @@ def create() -> dict:
         None if document.get('max_concurrency') is None
         else str(document['max_concurrency']),
         None if document.get('max_errors') is None
-        else str(document['max_errors']))
+        else str(document['max_errors']), params.idempotency_key())
     return {'rollout': views.rollout(row)}
 
 
