@@ -20,6 +20,11 @@ signal route, as agents with HEAT_SIGNAL do."""
 
 import time
 
+import pytest
+
+from swconfig.common import context
+from swconfig.db import api as db_api
+from swconfig.engine import rollouts as engine_rollouts
 from tests.fixtures import waiting
 from tests.functional.api import helpers
 from tests.functional.api.helpers import assert_error
@@ -296,3 +301,42 @@ def test_the_same_idempotency_key_returns_the_same_rollout(api, project):
     other = api.post(rollouts_url(project), json={**body, 'max_errors': 1},
                      headers=key)
     assert_error(other, 422)
+
+
+def test_a_stale_engine_starts_nothing(inprocess_stack, project):
+    """An engine that decided a wave on what it read before another
+    engine started that wave (a takeover, a kick racing the owner's
+    round) writes nothing: its chunk finds the targets started or the
+    concurrency used, and rolls back whole. In-process, so the test can
+    be that engine."""
+    api = inprocess_stack
+    source = config(api, project)
+    rollout = create_rollout(api, project, servers=servers(project, 4),
+                             config_id=source['id'],
+                             signal_transport='HEAT_SIGNAL',
+                             max_concurrency=2)
+    running = targets(api, project, rollout['id'], 'IN_PROGRESS')
+    assert [target['position'] for target in running] == [0, 1]
+    admin = context.get_admin_context()
+    row = db_api.rollout_get(admin, rollout['id'])
+
+    def deployments() -> list:
+        return api.get(helpers.url(project, 'software_deployments')).json[
+            'software_deployments']
+
+    # Read before the first wave: two free slots, targets 0 and 1 not
+    # started.
+    stale = [dict(target, state='NOT_STARTED', deployment_id=None)
+             for target in running]
+    with pytest.raises(engine_rollouts._Raced):
+        engine_rollouts._deploy(engine_rollouts._project_context(row), row,
+                                stale, 4)
+    # Two free slots read before the wave: the next targets would exceed
+    # max_concurrency.
+    engine_rollouts._start_wave(row, 2, 2)
+    assert len(deployments()) == 2
+    assert [target['position'] for target in targets(
+        api, project, rollout['id'], 'IN_PROGRESS')] == [0, 1]
+    assert [target['deployment_id'] for target in targets(
+        api, project, rollout['id'], 'IN_PROGRESS')] == [
+        target['deployment_id'] for target in running]
