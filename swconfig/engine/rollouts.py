@@ -297,10 +297,15 @@ def _start_wave(rollout: dict, concurrency: int, slots: int) -> None:
                 'stopped')
         return
     if started:
-        db_api.rollout_event_add(
-            admin, rollout['id'], 'wave_started',
-            f'Started {started} targets (from position '
-            f'{targets[0]["position"]})')
+        LOG.info('Rollout %s: started %d targets from position %d',
+                 rollout['id'], started, targets[0]['position'])
+
+
+def _wave_event(context: RequestContext, rollout: dict, started: int,
+                first: int) -> None:
+    db_api.rollout_event_add(
+        context, rollout['id'], 'wave_started',
+        f'Started {started} targets (from position {first})')
 
 
 def _fail_targets(context: RequestContext, rollout: dict,
@@ -365,6 +370,10 @@ def _deploy(context: RequestContext, rollout: dict, targets: list[dict],
              last: bool) -> None:
         _check_wave(chunk_context, rollout['id'], concurrency,
                     {positions[row['id']]: row['id'] for row in rows})
+        if last:
+            # With the wave, so an engine killed now leaves both or none.
+            _wave_event(chunk_context, rollout, len(found.items),
+                        targets[found.items[0].index]['position'])
 
     written = deployment_batches.write(
         context, found.items, in_chunk=hook,
@@ -417,6 +426,8 @@ def _trigger(context: RequestContext, rollout: dict,
                 continue
         started += 1
     _fail_targets(context, rollout, problems)
+    if started:
+        _wave_event(context, rollout, started, targets[0]['position'])
     return started
 
 
