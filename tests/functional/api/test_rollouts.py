@@ -222,6 +222,11 @@ def test_targets_refused_with_a_clear_message(api, project):
     error = assert_error(api.post(rollouts_url(project), json={
         'servers': ['a'], 'config_id': source['id'], 'action': 'X'}), 400)
     assert 'either config_id' in error['message']
+    for bad in ('150%', '-1', 'ten', -1):
+        error = assert_error(api.post(rollouts_url(project), json={
+            'servers': ['a'], 'config_id': source['id'],
+            'max_concurrency': bad}), 400)
+        assert 'max_concurrency' in error['message']
     assert api.get(rollouts_url(project)).json == {'rollouts': []}
 
 
