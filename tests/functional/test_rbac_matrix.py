@@ -30,7 +30,7 @@ from swconfig import policies
 from tests.fixtures import rbac
 
 # 28 operations (every route) x 5 role sets; the closing note quotes it.
-EXPECTED_ROWS = 140
+EXPECTED_ROWS = 170
 MEMBER = {'X-Roles': rbac.ROLES['member']}
 
 
