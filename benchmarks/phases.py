@@ -241,9 +241,10 @@ def create_deployments(setup: stack.Setup,
     return _row(setup, 'create deployments', result, monitor)
 
 
-#: The labels of the list creation phase's two rows.
+#: The labels of the list creation phase's rows.
 ONE_BY_ONE = 'create {count} one by one'
 IN_ONE_LIST = 'create {count} in one list'
+BY_ROLLOUT = 'create {count} by a rollout'
 
 
 def _creation_item(server_id: str, config_id: str, index: int) -> dict:
@@ -255,12 +256,13 @@ def _creation_item(server_id: str, config_id: str, index: int) -> dict:
 
 def list_creation(setup: stack.Setup, project: str, config_id: str,
                   count: int, concurrency: int,
-                  time_limit: float) -> list[Row]:
+                  time_limit: float, rollout_count: int = 0) -> list[Row]:
     """``count`` deployments made one POST each (``concurrency`` at a
     time), then ``count`` more in one POST of a list, each to a server of
     its own that the deployment registers (``project``'s): two rows whose
     "requests" are deployments, so their rates compare. The list's answer
-    must hold every deployment, and its servers' documents theirs."""
+    must hold every deployment, and its servers' documents theirs. Then,
+    unless ``rollout_count`` is 0, a rollout to that many new servers."""
     setup.check()
     path = f'/v1/{project}/software_deployments'
     json_type = {'Content-Type': 'application/json'}
@@ -306,8 +308,48 @@ def list_creation(setup: stack.Setup, project: str, config_id: str,
     common.log(f'{setup.name}: {count} deployments one by one '
                f'{result.rate:.0f}/s, in one list {listed.rate:.0f}/s: '
                f'{ratio:.1f} x')
+    if rollout_count:
+        rows.append(_rollout_creation(setup, project, config_id,
+                                      rollout_count, time_limit, groups))
     setup.check()
     return rows
+
+
+def _rollout_creation(setup: stack.Setup, project: str, config_id: str,
+                      count: int, time_limit: float,
+                      groups: Any) -> Row:
+    """A rollout to ``count`` new servers with max_concurrency 100%: its
+    answer comes once the first wave, every target, is created; the
+    first and last servers' documents must hold their deployments."""
+    base = f'http://{common.HOST}:{setup.port}/v1/{project}'
+    servers = [f'bench-rolled-{index:06d}' for index in range(count)]
+    with stack.Monitor(groups) as monitor:
+        started = time.monotonic()
+        reply = requests.post(f'{base}/rollouts', json={
+            'servers': servers, 'config_id': config_id,
+            'signal_transport': 'HEAT_SIGNAL',
+            'input_values': {'port': 9000},
+            'max_concurrency': '100%'}, timeout=time_limit)
+        seconds = time.monotonic() - started
+    rollout = reply.json().get('rollout', {}) if reply.ok else {}
+    if (rollout.get('targets') or {}).get('IN_PROGRESS') != count:
+        raise RuntimeError(f'{setup.name}: the rollout to {count} servers '
+                           f'did not start them all: {reply.status_code} '
+                           f'{reply.text[:500]}')
+    for server_id in (servers[0], servers[-1]):
+        document = requests.get(
+            f'{base}/software_deployments/metadata/{server_id}',
+            timeout=30).json()
+        if len(document['metadata']) != 1:
+            raise RuntimeError(f'{setup.name}: server {server_id} lacks '
+                               f'its rollout deployment: {document}')
+    rolled = loadgen.Result(requests=count, seconds=seconds,
+                            statuses={reply.status_code: 1},
+                            p50_ms=seconds * 1000, p99_ms=seconds * 1000,
+                            max_ms=seconds * 1000)
+    common.log(f'{setup.name}: a rollout to {count} servers created '
+               f'{rolled.rate:.0f} deployments/s')
+    return _row(setup, BY_ROLLOUT.format(count=count), rolled, monitor)
 
 
 def idle_rss(setup: stack.Setup, seconds: float = 1.0) -> Row:

@@ -103,6 +103,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         help='deployments of the list creation phase: made one POST each, '
              'then as many in one POST of a list (default and most '
              f'{MAX_LIST})')
+    add('--rollout-size', type=int, default=10000,
+        help='servers of the rollout the list creation phase makes last, '
+             'max_concurrency 100%% (default 10000)')
     add('--phase-time-limit', type=float, default=60,
         help='upper bound, seconds, of the signal and creation phases')
     add('--workers', type=int, default=4, help='gunicorn workers')
@@ -446,7 +449,8 @@ def _all_phases(setup: stack.Setup, name: str, db_url: str,
             project, _server, config_id = seeded.creations[0]
             rows += phases.list_creation(
                 setup, project, config_id, args.list_size,
-                args.creation_concurrency, args.phase_time_limit)
+                args.creation_concurrency, args.phase_time_limit,
+                args.rollout_size)
         rows.append(phases.idle_rss(setup))
         return rows
     finally:
