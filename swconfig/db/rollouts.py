@@ -125,19 +125,23 @@ def rollout_get_all(context: RequestContext, limit: int | None = None,
 
 
 @reader
-def rollouts_running(context: RequestContext) -> list[str]:
-    """The ids of every rollout not finished: running, or stopped
-    (FAILED, CANCELLED) with targets still in progress."""
-    return list(context.session.scalars(
-        sa.select(_ROLLOUT.c.id).where(_ROLLOUT.c.finished_at.is_(None))
-        .order_by(_ROLLOUT.c.id)))
+def rollouts_running(context: RequestContext) -> list[dict]:
+    """Every rollout not finished (running, or stopped with targets
+    still in progress): its ``id``, ``status`` and ``created_at``."""
+    return [row._asdict() for row in context.session.execute(
+        sa.select(_ROLLOUT.c.id, _ROLLOUT.c.status, _ROLLOUT.c.created_at)
+        .where(_ROLLOUT.c.finished_at.is_(None)).order_by(_ROLLOUT.c.id))]
 
 
 @writer
 def rollout_update(context: RequestContext, rollout_id: str,
-                   values: dict) -> dict:
-    """Change the rollout (its version bumped); the rollout."""
+                   values: dict, expected_status: str | None = None) -> dict:
+    """Change the rollout (its version bumped); the rollout. With
+    ``expected_status``, only if it still has that status (else the
+    rollout unchanged)."""
     row = _row(context, rollout_id, for_update=True)
+    if expected_status is not None and row['status'] != expected_status:
+        return row
     values = {**values, 'version': row['version'] + 1}
     context.session.connection().execute(
         sa.update(_ROLLOUT).where(_ROLLOUT.c.id == rollout_id)
@@ -193,14 +197,19 @@ def rollout_targets_set(context: RequestContext, rollout_id: str,
     state ``expected``; how many changed."""
     now = timeutils.utcnow()
     connection = context.session.connection()
-    changed = 0
+    by_state: dict[str, list[int]] = {}
     for position, state in states.items():
-        changed += connection.execute(
-            sa.update(_TARGET).where(
-                _TARGET.c.rollout_id == rollout_id,
-                _TARGET.c.position == position,
-                _TARGET.c.state == expected)
-            .values(state=state, finished_at=now)).rowcount
+        by_state.setdefault(state, []).append(position)
+    changed = 0
+    for state, positions in sorted(by_state.items()):
+        positions.sort()
+        for first in range(0, len(positions), _CHUNK):
+            changed += connection.execute(
+                sa.update(_TARGET).where(
+                    _TARGET.c.rollout_id == rollout_id,
+                    _TARGET.c.position.in_(positions[first:first + _CHUNK]),
+                    _TARGET.c.state == expected)
+                .values(state=state, finished_at=now)).rowcount
     return changed
 
 

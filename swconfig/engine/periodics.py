@@ -33,10 +33,12 @@ Which items a shared task handles is decided by the runner's partition
 from collections.abc import Callable
 from collections.abc import Iterable
 from collections.abc import Iterator
+import datetime
 import threading
 import time
 
 from oslo_log import log
+from oslo_utils import timeutils
 
 from swconfig import transports
 from swconfig.common import context as swconfig_context
@@ -154,9 +156,13 @@ class Rollouts(base.SharedTask):
         return CONF.engine.rollout_interval
 
     def items(self) -> Iterable[tuple[str, str]]:
-        return ((rollout_id, rollout_id) for rollout_id in
-                db_api.rollouts_running(
-                    swconfig_context.get_admin_context()))
+        # A PENDING rollout is its creator's for a while (its first wave).
+        fresh = timeutils.utcnow() - datetime.timedelta(
+            seconds=rollouts.CREATION_GRACE_SECONDS)
+        return ((row['id'], row['id']) for row in db_api.rollouts_running(
+            swconfig_context.get_admin_context())
+            if row['status'] != rollouts.PENDING
+            or row['created_at'] < fresh)
 
     def handle(self, owned: Iterator[str]) -> None:
         """Advance each owned rollout; one's failure does not hold up the

@@ -70,6 +70,11 @@ DEFAULT_MAX_ERRORS = '0'
 
 #: Set when a signal was applied: the owner's round looks at once.
 WAKE = threading.Event()
+#: Seconds the owner leaves a PENDING rollout to the engine creating it
+#: (which starts its first wave in the creation call), so that two
+#: engines do not both derive the first wave; after that the creator is
+#: taken for dead and the owner starts it.
+CREATION_GRACE_SECONDS = 60
 
 
 class _Raced(Exception):
@@ -189,8 +194,12 @@ def _refresh(admin: RequestContext, rollout: dict) -> None:
                                          state=rollout_db.IN_PROGRESS)
     if not running:
         return
-    found = db_api.software_deployments_get_many(
-        admin, [target['deployment_id'] for target in running])
+    found: dict[str, dict] = {}
+    ids = [target['deployment_id'] for target in running]
+    # A chunk per query: within every backend's bound parameters.
+    for first in range(0, len(ids), deployment_batches.CHUNK_SIZE):
+        found.update(db_api.software_deployments_get_many(
+            admin, ids[first:first + deployment_batches.CHUNK_SIZE]))
     finished: dict[int, str] = {}
     failures = []
     for target in running:
@@ -245,10 +254,10 @@ def advance(rollout_id: str) -> dict:
                 db_api.rollout_update(admin, rollout_id, {
                     'finished_at': timeutils.utcnow()})
         return db_api.rollout_get(admin, rollout_id)
-    if rollout['status'] == PENDING:
+    if rollout['started_at'] is None:
         with db_api.writer.using(admin):
             db_api.rollout_update(admin, rollout_id, {
-                'status': IN_PROGRESS, 'started_at': timeutils.utcnow()})
+                'started_at': timeutils.utcnow()})
             db_api.rollout_event_add(admin, rollout_id, 'started',
                                      f'{total} targets')
     max_errors = limit(rollout['max_errors'], total)
@@ -271,6 +280,11 @@ def advance(rollout_id: str) -> dict:
     slots = min(concurrency - running, not_started)
     if slots > 0:
         _start_wave(rollout, concurrency, slots)
+    if rollout['status'] == PENDING:
+        # PENDING until its first wave is written: until then the owner
+        # leaves it to the engine that creates it (periodics.Rollouts).
+        db_api.rollout_update(admin, rollout_id, {'status': IN_PROGRESS},
+                              expected_status=PENDING)
     return db_api.rollout_get(admin, rollout_id)
 
 
@@ -292,9 +306,15 @@ def _start_wave(rollout: dict, concurrency: int, slots: int) -> None:
     except exception.SwconfigException as exc:
         if exc.code >= 500:
             raise  # an outage: the next round tries again
-        # The project's quota, say: no later wave would do better.
-        _finish(admin, rollout, FAILED, f'Stopped: {exc.message}',
-                'stopped')
+        # The project's quota, say: no later wave would do better. Over
+        # once its running targets are (``advance``).
+        reason = f'Stopped: {exc.message}'
+        with db_api.writer.using(admin):
+            db_api.rollout_update(admin, rollout['id'], {
+                'status': FAILED, 'status_reason': reason})
+            db_api.rollout_event_add(admin, rollout['id'], 'stopped',
+                                     reason)
+        LOG.warning('Rollout %s: %s', rollout['id'], reason)
         return
     if started:
         LOG.info('Rollout %s: started %d targets from position %d',
@@ -330,7 +350,7 @@ def _check_wave(context: RequestContext, rollout_id: str, concurrency: int,
     within its concurrency, and its targets were not started meanwhile;
     else _Raced (the transaction rolls back)."""
     current = db_api.rollout_get_for_update(context, rollout_id)
-    if current['status'] != IN_PROGRESS:
+    if current['status'] not in (PENDING, IN_PROGRESS):
         raise _Raced()
     if current['counts'][rollout_db.IN_PROGRESS] + len(started) > (
             concurrency):
