@@ -96,11 +96,17 @@ def test_statements_per_chunk_do_not_grow(facade, ctx):
         assert found.problems == {}
         executed, commits = [], []
 
+        caller = threading.get_ident()
+
         def record(conn, cursor, statement, *args):
-            executed.append(statement)
+            # This call's statements only, not another thread's that
+            # happens to use the same engine meanwhile.
+            if threading.get_ident() == caller:
+                executed.append(statement)
 
         def committed(conn):
-            commits.append(conn)
+            if threading.get_ident() == caller:
+                commits.append(conn)
 
         sa.event.listen(engine, 'before_cursor_execute', record)
         sa.event.listen(engine, 'commit', committed)
