@@ -76,3 +76,19 @@ def split_row(row: Any, **prefixes: str) -> dict[str, dict | None]:
                 if key.startswith(prefix)}
         parts[name] = part if part.get('id') is not None else None
     return parts
+
+
+def project_row(context: RequestContext, table: sa.Table, row_id: str,
+                not_found: Exception, for_update: bool = False) -> dict:
+    """The row of ``table`` with ``row_id`` if the caller may see it (its
+    project's ``tenant``; any, for an admin), locked with
+    ``for_update``; raises ``not_found`` otherwise."""
+    query = sa.select(table).where(table.c.id == row_id)
+    if not context.is_admin:
+        query = query.where(table.c.tenant == context.project_id)
+    if for_update:
+        query = query.with_for_update()
+    row = context.session.execute(query).first()
+    if row is None:
+        raise not_found
+    return row._asdict()

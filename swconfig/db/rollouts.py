@@ -30,6 +30,7 @@ import sqlalchemy as sa
 from swconfig.common import exception
 from swconfig.common.context import RequestContext
 from swconfig.db import models
+from swconfig.db import queries
 from swconfig.db.session import reader
 from swconfig.db.session import writer
 
@@ -50,15 +51,9 @@ TARGET_STATES = (NOT_STARTED, IN_PROGRESS, COMPLETE, FAILED, CANCELLED)
 def _row(context: RequestContext, rollout_id: str,
          for_update: bool = False) -> dict:
     """The rollout, if the caller may see it; RolloutNotFound else."""
-    query = sa.select(_ROLLOUT).where(_ROLLOUT.c.id == rollout_id)
-    if not context.is_admin:
-        query = query.where(_ROLLOUT.c.tenant == context.project_id)
-    if for_update:
-        query = query.with_for_update()
-    row = context.session.execute(query).first()
-    if row is None:
-        raise exception.RolloutNotFound(rollout_id=rollout_id)
-    return row._asdict()
+    return queries.project_row(
+        context, _ROLLOUT, rollout_id,
+        exception.RolloutNotFound(rollout_id=rollout_id), for_update)
 
 
 def _counts(context: RequestContext, rollout_id: str) -> dict[str, int]:

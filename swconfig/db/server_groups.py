@@ -32,6 +32,7 @@ import sqlalchemy as sa
 from swconfig.common import exception
 from swconfig.common.context import RequestContext
 from swconfig.db import models
+from swconfig.db import queries
 from swconfig.db import server_labels
 from swconfig.db.session import reader
 from swconfig.db.session import writer
@@ -54,15 +55,9 @@ def _group_row(context: RequestContext, group_id: str,
                for_update: bool = False) -> dict:
     """The group, if the caller may see it (its project's; any, for an
     admin); ServerGroupNotFound otherwise."""
-    query = sa.select(_GROUP).where(_GROUP.c.id == group_id)
-    if not context.is_admin:
-        query = query.where(_GROUP.c.tenant == context.project_id)
-    if for_update:
-        query = query.with_for_update()
-    row = context.session.execute(query).first()
-    if row is None:
-        raise exception.ServerGroupNotFound(group_id=group_id)
-    return row._asdict()
+    return queries.project_row(
+        context, _GROUP, group_id,
+        exception.ServerGroupNotFound(group_id=group_id), for_update)
 
 
 def _explicit_members(context: RequestContext, group_id: str) -> list[str]:
