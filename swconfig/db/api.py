@@ -135,6 +135,7 @@ rollout_events_get = rollouts.rollout_events_get
 rollout_get = rollouts.rollout_get
 rollout_get_all = rollouts.rollout_get_all
 rollout_get_for_update = rollouts.rollout_get_for_update
+rollout_target_attach = rollouts.rollout_target_attach
 rollout_targets_cancel = rollouts.rollout_targets_cancel
 rollout_targets_get = rollouts.rollout_targets_get
 rollout_targets_set = rollouts.rollout_targets_set

@@ -166,8 +166,9 @@ def rollout_targets_get(context: RequestContext, rollout_id: str,
 def rollout_targets_start(context: RequestContext, rollout_id: str,
                           started: dict[int, str]) -> bool:
     """Mark the targets at the positions of ``started`` IN_PROGRESS with
-    their deployments, each only if still NOT_STARTED; False (nothing
-    to keep: the caller rolls back) if any was started meanwhile."""
+    their deployments (None: reserved, attached later), each only if
+    still NOT_STARTED; False (nothing to keep: the caller rolls back) if
+    any was started meanwhile."""
     now = timeutils.utcnow()
     connection = context.session.connection()
     for position, deployment_id in started.items():
@@ -181,6 +182,19 @@ def rollout_targets_start(context: RequestContext, rollout_id: str,
         if result.rowcount != 1:
             return False
     return True
+
+
+@writer
+def rollout_target_attach(context: RequestContext, rollout_id: str,
+                          position: int, deployment_id: str) -> bool:
+    """Record the deployment of a target started without one yet (an
+    action target, reserved before its trigger); False if it has one."""
+    return context.session.connection().execute(
+        sa.update(_TARGET).where(
+            _TARGET.c.rollout_id == rollout_id,
+            _TARGET.c.position == position,
+            _TARGET.c.deployment_id.is_(None))
+        .values(deployment_id=deployment_id)).rowcount == 1
 
 
 @writer

@@ -30,9 +30,11 @@ only if it was not started: a wave's chunk locks the rollout, checks the
 concurrency again and marks its targets, or rolls back whole, so a
 target never starts twice and never more than ``max_concurrency`` run,
 whichever engines advance the rollout. Targets running an action on an
-existing deployment are triggered with an Idempotency-Key of their own
-(``rollout:<id>:<position>``), which makes a repeated trigger return the
-first one's deployment.
+existing deployment are reserved the same way (marked started with no
+deployment yet), then triggered with an Idempotency-Key of their own
+(``rollout:<id>:<position>``): a target left reserved by an engine that
+died is triggered again by the next round, and the key returns the
+first trigger's deployment if it made one.
 """
 
 import math
@@ -192,6 +194,16 @@ def _refresh(admin: RequestContext, rollout: dict) -> None:
     """Note the targets whose deployments finished."""
     running = db_api.rollout_targets_get(admin, rollout['id'],
                                          state=rollout_db.IN_PROGRESS)
+    reserved = [target for target in running
+                if target['deployment_id'] is None]
+    if reserved:
+        # Action targets whose engine died between the reservation and
+        # the trigger, or whose trigger is still on its way.
+        _attach(_project_context(rollout), rollout, reserved)
+        running = db_api.rollout_targets_get(admin, rollout['id'],
+                                             state=rollout_db.IN_PROGRESS)
+    running = [target for target in running
+               if target['deployment_id'] is not None]
     if not running:
         return
     found: dict[str, dict] = {}
@@ -298,7 +310,7 @@ def _start_wave(rollout: dict, concurrency: int, slots: int) -> None:
         if rollout['work'].get('config_id'):
             started = _deploy(context, rollout, targets, concurrency)
         else:
-            started = _trigger(context, rollout, targets)
+            started = _trigger(context, rollout, targets, concurrency)
     except _Raced:
         LOG.info('Rollout %s changed while a wave started; the next round '
                  'starts it again', rollout['id'])
@@ -329,7 +341,8 @@ def _wave_event(context: RequestContext, rollout: dict, started: int,
 
 
 def _fail_targets(context: RequestContext, rollout: dict,
-                  problems: list[tuple[dict, str]]) -> None:
+                  problems: list[tuple[dict, str]],
+                  expected: str = rollout_db.NOT_STARTED) -> None:
     """Targets that could not start: FAILED, each with an event."""
     if not problems:
         return
@@ -337,7 +350,7 @@ def _fail_targets(context: RequestContext, rollout: dict,
         db_api.rollout_targets_set(
             context, rollout['id'],
             {target['position']: rollout_db.FAILED
-             for target, _ in problems}, expected=rollout_db.NOT_STARTED)
+             for target, _ in problems}, expected=expected)
         for target, reason in problems:
             db_api.rollout_event_add(
                 context, rollout['id'], 'target_failed',
@@ -414,13 +427,34 @@ def _named_deployment(context: RequestContext, server_id: str,
     return named[-1] if named else None
 
 
-def _trigger(context: RequestContext, rollout: dict,
-             targets: list[dict]) -> int:
-    """Trigger the action on each target's deployment of the named
-    component; how many started."""
+def _trigger(context: RequestContext, rollout: dict, targets: list[dict],
+             concurrency: int) -> int:
+    """Reserve the targets, then trigger the action on each one's
+    deployment of the named component; how many started.
+
+    The reservation is a wave's transaction (the rollout locked, the
+    concurrency checked again, the targets IN_PROGRESS with no
+    deployment yet), so racing engines never run more than
+    ``max_concurrency`` actions; each trigger is then its own
+    transaction, as a single trigger is.
+    """
+    with db_api.writer.using(context):
+        _check_wave(context, rollout['id'], concurrency,
+                    dict.fromkeys(target['position'] for target in targets))
+        _wave_event(context, rollout, len(targets), targets[0]['position'])
+    return _attach(context, rollout, targets)
+
+
+def _attach(context: RequestContext, rollout: dict,
+            targets: list[dict]) -> int:
+    """Trigger the action for reserved targets and record each one's
+    deployment; those that cannot run are FAILED. Run again for targets
+    left reserved by an engine that died, the Idempotency-Key
+    (``rollout:<id>:<position>``) returns the deployment its trigger
+    made, if it made one; how many have a deployment."""
     work = rollout['work']
     problems = []
-    started = 0
+    attached = 0
     for target in targets:
         deployment = _named_deployment(context, target['server_id'],
                                        work['deployment_name'])
@@ -439,16 +473,12 @@ def _trigger(context: RequestContext, rollout: dict,
             problems.append((target, exc.message))
             continue
         with db_api.writer.using(context):
-            if not db_api.rollout_targets_start(
-                    context, rollout['id'], {
-                        target['position']:
-                            made['software_deployment']['id']}):
-                continue
-        started += 1
-    _fail_targets(context, rollout, problems)
-    if started:
-        _wave_event(context, rollout, started, targets[0]['position'])
-    return started
+            db_api.rollout_target_attach(
+                context, rollout['id'], target['position'],
+                made['software_deployment']['id'])
+        attached += 1
+    _fail_targets(context, rollout, problems, expected=rollout_db.IN_PROGRESS)
+    return attached
 
 
 def cancel(context: RequestContext, rollout_id: str) -> dict:

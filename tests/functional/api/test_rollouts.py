@@ -93,7 +93,10 @@ def drive(api, project: str, rollout_id: str, fail: set[int],
         assert len(running) <= most, running
         seen = max(seen, len(running))
         for target in running:
-            if target['position'] not in signalled:
+            # An action target is IN_PROGRESS from its reservation; its
+            # deployment follows with the trigger.
+            if target['deployment_id'] and (
+                    target['position'] not in signalled):
                 signalled.add(target['position'])
                 signal(api, project, target['deployment_id'],
                        1 if target['position'] in fail else 0)
@@ -345,3 +348,55 @@ def test_a_stale_engine_starts_nothing(inprocess_stack, project):
     assert [target['deployment_id'] for target in targets(
         api, project, rollout['id'], 'IN_PROGRESS')] == [
         target['deployment_id'] for target in running]
+
+
+def test_an_action_target_left_reserved_is_triggered_once(
+        inprocess_stack, project, monkeypatch):
+    """An engine that reserved an action target and died before its
+    trigger: the next round triggers it; a trigger that did happen is not
+    made again (the target's Idempotency-Key). A stale engine's action
+    wave writes nothing, as a deploy wave's does."""
+    api = inprocess_stack
+    component = helpers.create_config(
+        api, project, name='db', group='component', config={'configs': [
+            {'actions': ['CREATE'], 'tool': 'script', 'config': 'create'},
+            {'actions': ['BACKUP'], 'tool': 'script', 'config': 'backup'}]})
+    names = servers(project, 2)
+    deployed = create_rollout(api, project, servers=names,
+                              config_id=component['id'],
+                              signal_transport='HEAT_SIGNAL')
+    drive(api, project, deployed['id'], set(), 2)
+
+    # The creating engine "dies" after reserving the first wave.
+    monkeypatch.setattr(engine_rollouts, '_attach',
+                        lambda context, rollout, targets: 0)
+    backup = create_rollout(api, project, servers=names,
+                            deployment_name='db', action='BACKUP',
+                            max_concurrency=1)
+    [reserved] = targets(api, project, backup['id'], 'IN_PROGRESS')
+    assert reserved['position'] == 0 and reserved['deployment_id'] is None
+    monkeypatch.undo()
+
+    admin = context.get_admin_context()
+    row = db_api.rollout_get(admin, backup['id'])
+    # A stale engine that read two free slots starts nothing more.
+    with pytest.raises(engine_rollouts._Raced):
+        engine_rollouts._trigger(engine_rollouts._project_context(row), row,
+                                 db_api.rollout_targets_get(
+                                     admin, backup['id'],
+                                     state='NOT_STARTED'), 1)
+
+    engine_rollouts.advance(backup['id'])
+    [running] = targets(api, project, backup['id'], 'IN_PROGRESS')
+    assert running['position'] == 0 and running['deployment_id']
+    # Attached again (a second engine's round): the same deployment.
+    assert engine_rollouts._attach(engine_rollouts._project_context(row),
+                                   row, [reserved]) == 1
+    assert targets(api, project, backup['id'], 'IN_PROGRESS') == [running]
+    backups = [item for item in api.get(helpers.url(
+        project, 'software_deployments')).json['software_deployments']
+        if item['action'] == 'BACKUP']
+    assert [item['id'] for item in backups] == [running['deployment_id']]
+
+    drive(api, project, backup['id'], set(), 1)
+    assert show(api, project, backup['id'])['targets']['COMPLETE'] == 2
