@@ -22,6 +22,7 @@ CPU every process used during the phase and the largest RSS it reached.
 import dataclasses
 import itertools
 import json
+import threading
 import time
 from typing import Any
 
@@ -325,7 +326,9 @@ def _rollout_creation(setup: stack.Setup, project: str, config_id: str,
     servers' documents must hold their deployments."""
     base = f'http://{common.HOST}:{setup.port}/v1/{project}'
     servers = [f'bench-rolled-{index:06d}' for index in range(count)]
-    with stack.Monitor(groups) as monitor:
+    first = _DocumentWatch(
+        f'{base}/software_deployments/metadata/{servers[0]}')
+    with stack.Monitor(groups) as monitor, first:
         started = time.monotonic()
         reply = requests.post(f'{base}/rollouts', json={
             'servers': servers, 'config_id': config_id,
@@ -352,14 +355,49 @@ def _rollout_creation(setup: stack.Setup, project: str, config_id: str,
         if len(document['metadata']) != 1:
             raise RuntimeError(f'{setup.name}: server {server_id} lacks '
                                f'its rollout deployment: {document}')
+    if first.seen_at is None:
+        raise RuntimeError(f'{setup.name}: {servers[0]} never showed its '
+                           f'rollout deployment')
+    first_seconds = first.seen_at - started
     rolled = loadgen.Result(requests=count, seconds=seconds,
                             statuses={reply.status_code: 1},
                             p50_ms=seconds * 1000, p99_ms=seconds * 1000,
                             max_ms=seconds * 1000)
-    common.log(f'{setup.name}: a rollout to {count} servers: answered '
-               f'in {answered:.1f} s, every deployment created in '
+    common.log(f'{setup.name}: a rollout to {count} servers: the first '
+               f'deployment in its document after {first_seconds:.2f} s, '
+               f'answered in {answered:.1f} s, every deployment created in '
                f'{seconds:.1f} s ({rolled.rate:.0f} deployments/s)')
-    return _row(setup, BY_ROLLOUT.format(count=count), rolled, monitor)
+    return _row(setup, BY_ROLLOUT.format(count=count), rolled, monitor,
+                first_in_document_s=first_seconds, answered_s=answered)
+
+
+class _DocumentWatch:
+    """Reads a server's document (the tenant metadata view) every 10 ms
+    in a thread, from before a request until it lists a deployment:
+    ``seen_at`` is when it first did (monotonic)."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.seen_at: float | None = None
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._watch, daemon=True)
+
+    def __enter__(self) -> '_DocumentWatch':
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc_info: Any) -> None:
+        self._stop.set()
+        self._thread.join(timeout=30)
+
+    def _watch(self) -> None:
+        with requests.Session() as session:
+            while not self._stop.is_set():
+                reply = session.get(self.url, timeout=30)
+                if reply.ok and reply.json().get('metadata'):
+                    self.seen_at = time.monotonic()
+                    return
+                self._stop.wait(0.01)
 
 
 def idle_rss(setup: stack.Setup, seconds: float = 1.0) -> Row:

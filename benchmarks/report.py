@@ -264,6 +264,17 @@ def targets(rows: list[phases.Row], labels: dict[str, str]
                 f'server CPU {listed.server_cpu_us() / 1000:.2f} vs '
                 f'{one_by_one.server_cpu_us() / 1000:.2f} ms per '
                 f'deployment', None)
+    for row in rows:
+        if row.phase.startswith('create ') and row.phase.endswith(
+                ' by a rollout'):
+            add(f'{row.phase} ({row.setup}): every deployment in its '
+                f'document <= 10 s', f'{row.result.seconds:.1f} s '
+                f'({row.result.rate:.0f} deployments/s)',
+                row.result.seconds <= 10)
+            add(f'{row.phase} ({row.setup}): the first in its document '
+                f'<= 1 s after the request',
+                f'{row.extra["first_in_document_s"]:.2f} s',
+                row.extra['first_in_document_s'] <= 1)
     create = _find(rows, 'production', 'create deployments')
     if create:
         result = create.result

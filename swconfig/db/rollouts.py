@@ -171,15 +171,25 @@ def rollout_targets_start(context: RequestContext, rollout_id: str,
     any was started meanwhile."""
     now = timeutils.utcnow()
     connection = context.session.connection()
-    for position, deployment_id in started.items():
+    positions = sorted(started)
+    # One statement per chunk, each target's deployment by its position.
+    for first in range(0, len(positions), _CHUNK):
+        chunk = positions[first:first + _CHUNK]
+        deployment_ids = [started[position] for position in chunk]
+        if any(deployment_ids):
+            deployment_id = sa.case(
+                {position: started[position] for position in chunk},
+                value=_TARGET.c.position)
+        else:
+            deployment_id = None
         result = connection.execute(
             sa.update(_TARGET).where(
                 _TARGET.c.rollout_id == rollout_id,
-                _TARGET.c.position == position,
+                _TARGET.c.position.in_(chunk),
                 _TARGET.c.state == NOT_STARTED)
             .values(state=IN_PROGRESS, deployment_id=deployment_id,
                     started_at=now))
-        if result.rowcount != 1:
+        if result.rowcount != len(chunk):
             return False
     return True
 

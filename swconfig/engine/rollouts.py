@@ -77,6 +77,8 @@ WAKE = threading.Event()
 #: engines do not both derive the first wave; after that the creator is
 #: taken for dead and the owner starts it.
 CREATION_GRACE_SECONDS = 60
+#: Targets in the first chunk of a wave (later ones: a batch's chunk).
+FIRST_CHUNK = 50
 
 
 class _Raced(Exception):
@@ -375,7 +377,25 @@ def _check_wave(context: RequestContext, rollout_id: str, concurrency: int,
 def _deploy(context: RequestContext, rollout: dict, targets: list[dict],
             concurrency: int) -> int:
     """Create the targets' deployments of the rollout's config, a chunk
-    per transaction; how many started."""
+    per transaction, each chunk derived just before it is written (the
+    first servers have their deployments while the rest of a large wave
+    is still derived); how many started."""
+    started = first = 0
+    # A small first chunk: its servers have their deployments a few
+    # milliseconds after the wave starts, whatever its size.
+    size = FIRST_CHUNK
+    while first < len(targets):
+        started += _deploy_chunk(context, rollout,
+                                 targets[first:first + size], concurrency)
+        first += size
+        size = deployment_batches.CHUNK_SIZE
+    return started
+
+
+def _deploy_chunk(context: RequestContext, rollout: dict,
+                  targets: list[dict], concurrency: int) -> int:
+    """One chunk of a wave: its targets started, their deployments and a
+    wave event in one transaction; how many started."""
     work = rollout['work']
     requests = [DeploymentRequest(
         server_id=target['server_id'], config_id=work['config_id'],
@@ -403,10 +423,9 @@ def _deploy(context: RequestContext, rollout: dict, targets: list[dict],
              last: bool) -> None:
         _check_wave(chunk_context, rollout['id'], concurrency,
                     {positions[row['id']]: row['id'] for row in rows})
-        if last:
-            # With the wave, so an engine killed now leaves both or none.
-            _wave_event(chunk_context, rollout, len(found.items),
-                        targets[found.items[0].index]['position'])
+        # With the targets, so an engine killed now leaves both or none.
+        _wave_event(chunk_context, rollout, len(rows),
+                    positions[rows[0]['id']])
 
     written = deployment_batches.write(
         context, found.items, in_chunk=hook,
