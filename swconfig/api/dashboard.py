@@ -145,8 +145,8 @@ class DashboardApp:
                             ('Content-Length', '0'), *self._headers()])
             return [b'']
         segments = path[len(urls.DASHBOARD) + 1:].split('/')
-        if segments == ['']:
-            segments = []
+        if segments[-1] == '':
+            segments.pop()  # one trailing slash is the same page
         if segments == [SETTINGS]:
             return self._settings(environ, start_response)
         if len(segments) == 2 and segments[0] == STATIC:
