@@ -36,15 +36,11 @@ import re
 from typing import Any
 import urllib.parse
 
-from oslo_log import log
-
+from swconfig import dashboard
+from swconfig import version
 from swconfig.common import exception
 from swconfig.common import urls
 from swconfig.conf import CONF
-from swconfig import dashboard
-from swconfig import version
-
-LOG = log.getLogger(__name__)
 
 #: The pages, as the path segments after ``/dashboard/``; ``*`` is one
 #: non-empty segment (an id).

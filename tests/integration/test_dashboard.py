@@ -175,7 +175,7 @@ def test_dashboard_walk(dash, embedded_service, server):
     config_id = dash.path().rsplit('/', 1)[1]
     assert 'BACKUP' in dash.text('main table')
     dash.shot('03-config-detail')
-    shown = requests.get(f'{api}/software_configs/{config_id}').json()
+    shown = _api('GET', f'{api}/software_configs/{config_id}').json()
     assert shown['software_config']['config'] == COMPONENT
 
     # Deploy it to a server whose agent starts only once the page shows
@@ -208,8 +208,8 @@ def test_dashboard_walk(dash, embedded_service, server):
         dash.wait_text('#outputs', f'BACKUP on {answered}')
         dash.shot('07-backup-complete')
         backup_id = dash.deployment_id()
-        backup = requests.get(
-            f'{api}/software_deployments/{backup_id}').json()
+        backup = _api(
+            'GET', f'{api}/software_deployments/{backup_id}').json()
         assert backup['software_deployment']['triggered_from'] == (
             deployment_id)
         assert backup['software_deployment']['status'] == 'COMPLETE'
@@ -225,8 +225,8 @@ def test_dashboard_walk(dash, embedded_service, server):
         dash.click('#dialog-ok')
         dash.wait_text('#deployment-status', 'FAILED')
         dash.shot('08-deployment-cancelled')
-        cancelled = requests.get(
-            f'{api}/software_deployments/{cancelled_id}').json()
+        cancelled = _api(
+            'GET', f'{api}/software_deployments/{cancelled_id}').json()
         assert cancelled['software_deployment']['status'] == 'FAILED'
         assert (cancelled['software_deployment']['status_reason']
                 in dash.text('#deployment-reason'))
@@ -237,7 +237,7 @@ def test_dashboard_walk(dash, embedded_service, server):
         dash.click('main .buttons button')
         dash.click('#dialog-ok')
         error = dash.wait_text('[role=alert]', '409 Conflict')
-        refused = requests.delete(f'{api}/software_configs/{config_id}')
+        refused = _api('DELETE', f'{api}/software_configs/{config_id}')
         assert refused.status_code == 409
         assert refused.json()['error']['message'] in error
         assert refused.json()['error']['type'] in error
@@ -258,7 +258,7 @@ def test_dashboard_walk(dash, embedded_service, server):
         dash.shot('11-server-detail')
 
         # A rollout: its progress bar fills without a reload.
-        rollout = requests.post(f'{api}/rollouts', json={
+        rollout = _api('POST', f'{api}/rollouts', json={
             'servers': [answered, rolled], 'config_id': config_id,
             'max_concurrency': '1'})
         assert rollout.status_code in (200, 201), rollout.text
@@ -304,6 +304,11 @@ def test_dashboard_walk(dash, embedded_service, server):
               or not urllib.parse.urlsplit(url).path.startswith(
                   ('/v1/', '/dashboard/'))]
     assert strays == []
+
+
+def _api(method: str, url: str, **kwargs) -> requests.Response:
+    """What the CLI would be asked, to compare with the page."""
+    return requests.request(method, url, timeout=30, **kwargs)
 
 
 class _Session:
