@@ -129,3 +129,23 @@ def test_no_inline_script_or_handler():
         assert 'src=' in tag, tag
     assert not re.search(r'\son[a-z]+=', page)
     assert re.findall(r'<script\b[^>]*>(.*?)</script>', page, re.S) == ['']
+
+
+def test_a_proxy_prefix_is_followed():
+    """Behind a proxy that mounts the API under a path, the page's base
+    (which the scripts find the API from) and the redirect keep it."""
+    import webob
+
+    from swconfig.api import dashboard as serving
+
+    app = serving.DashboardApp()
+    page = webob.Request.blank(
+        '/dashboard/deployments/d1',
+        environ={'SCRIPT_NAME': '/orchestration'}).get_response(app)
+    assert page.status_int == 200
+    assert '<base href="/orchestration/dashboard/">' in page.text
+    bare = webob.Request.blank(
+        '/dashboard', environ={'SCRIPT_NAME': '/orchestration'}
+    ).get_response(app)
+    assert bare.status_int == 301
+    assert bare.location.endswith('/orchestration/dashboard/')

@@ -19,22 +19,27 @@ One walk through, as an operator would click it: sign in, create a
 config with the form (first refused in the browser by the API's own
 schema, with nothing sent), deploy it, watch the deployment turn
 COMPLETE with its output when a simulated agent signals through its
-signed URL (no reload), trigger BACKUP from the page, cancel another
-deployment, see a 409 of the API on the page, follow a rollout's
-progress bar. Every page is kept as a screenshot in the artefacts
-(``SWCONFIG_TEST_ARTEFACTS`` or ``.artefacts/dashboard``), with the
-bytes of a deployment page's first load; every request the pages made
-went to ``/v1/...`` or ``/dashboard/...`` of the service.
+signed URL (no reload), run UPDATE and trigger BACKUP from the page
+(the ``swconfig`` command then shows the same), cancel and delete
+another deployment, see a 409 of the API on the page (the same the
+command prints), follow a rollout's progress bar. Every page is kept as
+a screenshot in the artefacts (``SWCONFIG_TEST_ARTEFACTS`` or
+``.artefacts/dashboard``), with the bytes of a deployment page's first
+load; every request the pages made went to ``/v1/...`` or
+``/dashboard/...`` of the service.
 """
 
 import json
+import os
 import pathlib
+import subprocess
 import urllib.parse
 import uuid
 
 import pytest
 import requests
 
+from tests.fixtures import processes
 from tests.fixtures import stack_agents
 from tests.fixtures.browser import artefacts_dir
 from tests.fixtures.browser import browser  # noqa: F401
@@ -137,10 +142,19 @@ def _posts(browser, fragment: str) -> list[str]:  # noqa: F811
             if method == 'POST' and fragment in url]
 
 
-def test_dashboard_walk(dash, embedded_service, server):
+def test_dashboard_walk(dash, embedded_service, server, tmp_path):
     project = f'dash-{uuid.uuid4().hex[:8]}'
     answered, silent, rolled = server, f'{server}-b', f'{server}-c'
     api = f'{embedded_service.base_url}/v1/{project}'
+
+    def cli(*args: str, check: bool = True) -> subprocess.CompletedProcess:
+        """The swconfig command on the same project, as a user runs it."""
+        env = {key: value for key, value in os.environ.items()
+               if not key.startswith('OS_')}
+        env.update(HOME=str(tmp_path), OS_AUTH_TYPE='none', OS_ENDPOINT=api)
+        return subprocess.run([processes.script('swconfig'), *args],
+                              env=env, capture_output=True, text=True,
+                              timeout=60, check=check)
 
     # Sign in under noauth: the form, then a deep link with ?project=.
     dash.open('')
@@ -197,6 +211,21 @@ def test_dashboard_walk(dash, embedded_service, server):
         assert dash.not_reloaded()
         dash.shot('05-deployment-complete')
 
+        # Run UPDATE again from the page: the agent answers it too.
+        dash.click('#run-action')
+        dash.find('#lifecycle-action option[value=UPDATE]').click()
+        dash.click('#dialog-ok')
+        dash.wait_text('#deployment-status', 'action UPDATE')
+        dash.wait_text('#deployment-status', 'COMPLETE')
+        dash.wait_text('#outputs', f'UPDATE on {answered}')
+
+        # A trigger the API's schema refuses is not sent.
+        dash.click('#trigger')
+        dash.fill('#trigger-action', '1BAD')
+        dash.click('#dialog-ok')
+        assert 'action: must be' in dash.wait_text('#problem', 'Not sent')
+        assert _posts(dash.browser, '/trigger') == []
+
         # Trigger BACKUP on the component from the page.
         dash.click('#trigger')
         dash.fill('#trigger-action', 'BACKUP')
@@ -207,12 +236,14 @@ def test_dashboard_walk(dash, embedded_service, server):
         dash.wait_text('#deployment-status', 'COMPLETE')
         dash.wait_text('#outputs', f'BACKUP on {answered}')
         dash.shot('07-backup-complete')
+        # The CLI shows the same.
         backup_id = dash.deployment_id()
-        backup = _api(
-            'GET', f'{api}/software_deployments/{backup_id}').json()
-        assert backup['software_deployment']['triggered_from'] == (
-            deployment_id)
-        assert backup['software_deployment']['status'] == 'COMPLETE'
+        backup = json.loads(cli('deployment', 'show', backup_id,
+                                '-f', 'json').stdout)
+        assert backup['triggered_from'] == deployment_id
+        assert backup['status'] == 'COMPLETE'
+        assert backup['output_values']['deploy_stdout'] in dash.text(
+            '#outputs')
 
         # Another deployment, to a server without an agent: cancel it.
         dash.open(f'deployments/new?config={config_id}')
@@ -231,6 +262,12 @@ def test_dashboard_walk(dash, embedded_service, server):
         assert (cancelled['software_deployment']['status_reason']
                 in dash.text('#deployment-reason'))
 
+        dash.click('#delete')
+        dash.click('#dialog-ok')
+        dash.heading('Deployments')
+        assert _api('GET', f'{api}/software_deployments/{cancelled_id}'
+                    ).status_code == 404
+
         # A 4xx of the API, shown as the API sent it.
         dash.open(f'configs/{config_id}')
         dash.heading('Config web')
@@ -241,6 +278,9 @@ def test_dashboard_walk(dash, embedded_service, server):
         assert refused.status_code == 409
         assert refused.json()['error']['message'] in error
         assert refused.json()['error']['type'] in error
+        by_cli = cli('config', 'delete', config_id, check=False)
+        assert by_cli.returncode == 1
+        assert refused.json()['error']['message'] in by_cli.stderr
         dash.shot('09-api-error')
 
         # The servers, with their agents and documents.
@@ -249,7 +289,7 @@ def test_dashboard_walk(dash, embedded_service, server):
         rows = {row.text.split()[0]: row.text for row in
                 dash.driver.find_elements(dash.by.CSS_SELECTOR,
                                           'main tbody tr')}
-        assert 'FAILED 1 failed' in rows[silent]
+        assert 'no deployments' in rows[silent]
         assert 'COMPLETE all answered' in rows[answered]
         dash.shot('10-servers')
         dash.link(answered)
