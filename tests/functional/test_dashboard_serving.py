@@ -21,8 +21,10 @@ import json
 import re
 
 import pytest
+import webob
 
 from swconfig import dashboard
+from swconfig.api import dashboard as serving
 from swconfig.conf import CONF
 
 
@@ -134,10 +136,6 @@ def test_no_inline_script_or_handler():
 def test_a_proxy_prefix_is_followed():
     """Behind a proxy that mounts the API under a path, the page's base
     (which the scripts find the API from) and the redirect keep it."""
-    import webob
-
-    from swconfig.api import dashboard as serving
-
     app = serving.DashboardApp()
     page = webob.Request.blank(
         '/dashboard/deployments/d1',
