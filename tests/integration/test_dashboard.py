@@ -54,6 +54,23 @@ COMPONENT = {'configs': [
      'config': '#!/bin/sh\necho backed up'}]}
 
 
+#: Every control needs a label (its own text, <label for>, aria-label or
+#: aria-labelledby) and must not be removed from the tab order (a
+#: progress bar is labelled but not focusable).
+UNLABELLED = '''
+const named = (el) => (el.labels && el.labels.length)
+  || el.getAttribute('aria-label') || el.getAttribute('aria-labelledby')
+  || ((el.tagName === 'BUTTON' || el.tagName === 'A')
+      && el.textContent.trim());
+return [...document.querySelectorAll(
+    'a[href], button, input, select, textarea, progress')]
+  .filter((el) => el.type !== 'hidden')
+  .filter((el) => !named(el)
+          || (el.tagName !== 'PROGRESS' && el.tabIndex < 0))
+  .map((el) => el.outerHTML.slice(0, 120));
+'''
+
+
 @pytest.fixture
 def dash(browser, embedded_service):  # noqa: F811
     return Dash(browser, embedded_service.base_url,
@@ -66,6 +83,7 @@ class Dash:
     def __init__(self, browser, base_url: str,  # noqa: F811
                  artefacts: pathlib.Path) -> None:
         from selenium.webdriver.common.by import By
+        from selenium.webdriver.common.keys import Keys
         from selenium.webdriver.support.ui import WebDriverWait
 
         browser.reset()
@@ -75,6 +93,7 @@ class Dash:
         self.artefacts = artefacts
         self.screenshots: list[str] = []
         self.by = By
+        self.keys = Keys
         self.wait = WebDriverWait(self.driver, TIMEOUT, poll_frequency=0.1)
 
     def open(self, path: str) -> None:
@@ -115,8 +134,15 @@ class Dash:
             'arguments[0].value = arguments[1];', self.find(css), value)
 
     def shot(self, name: str) -> None:
+        """Keep a screenshot of the page, after checking its controls."""
+        assert self.unlabelled() == [], name
         self.screenshots.append(self.browser.screenshot(self.artefacts,
                                                         name))
+
+    def unlabelled(self) -> list[str]:
+        """The page's controls without a name a screen reader reads, or
+        taken out of the keyboard's reach."""
+        return self.driver.execute_script(UNLABELLED)
 
     def mark(self) -> None:
         """Set a marker that a page reload would lose."""
@@ -252,8 +278,16 @@ def test_dashboard_walk(dash, embedded_service, server, tmp_path):
         dash.click('#deployment-form button[type=submit]')
         cancelled_id = dash.deployment_id()
         dash.wait_text('#deployment-status', 'IN_PROGRESS')
-        dash.click('#cancel')
-        dash.click('#dialog-ok')
+        # By keyboard: Escape closes the confirmation, nothing happens.
+        keys = dash.keys
+        dash.find('#cancel').send_keys(keys.ENTER)
+        dash.find('#dialog-ok')
+        dash.driver.switch_to.active_element.send_keys(keys.ESCAPE)
+        dash.wait.until(lambda driver: not driver.find_elements(
+            dash.by.TAG_NAME, 'dialog'), 'the dialog stayed open')
+        assert 'IN_PROGRESS' in dash.text('#deployment-status')
+        dash.find('#cancel').send_keys(keys.ENTER)
+        dash.find('#dialog-ok').send_keys(keys.ENTER)
         dash.wait_text('#deployment-status', 'FAILED')
         dash.shot('08-deployment-cancelled')
         cancelled = _api(
@@ -282,6 +316,15 @@ def test_dashboard_walk(dash, embedded_service, server, tmp_path):
         assert by_cli.returncode == 1
         assert refused.json()['error']['message'] in by_cli.stderr
         dash.shot('09-api-error')
+
+        # The list filters as one types.
+        dash.open('configs')
+        dash.wait_text('main table', 'web')
+        dash.fill('#filter', 'no such config')
+        dash.wait_text('#config-rows', 'No configs match.')
+        dash.fill('#filter', config_id[:8])
+        dash.wait_text('#config-rows', '1 of ')
+        assert dash.text('#config-rows tbody').startswith('web ')
 
         # The servers, with their agents and documents.
         dash.open('servers')
