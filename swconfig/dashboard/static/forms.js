@@ -50,7 +50,7 @@ async function submit(form, box, schemaName, build, send) {
   }
   if (errors.length) {
     showErrors(box, errors);
-    box.querySelector('[role=alert]').focus?.();
+    box.focus();  // read out, and scrolled into view
     return;
   }
   try {
