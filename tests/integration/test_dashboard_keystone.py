@@ -52,6 +52,14 @@ def test_sign_in_with_keystone(browser, keystone, stack):  # noqa: F811
     dash.open('')
     dash.heading('Sign in')
     dash.shot('20-keystone-sign-in')
+    # A token Keystone does not know: the API's 401, and a way back.
+    dash.fill('#token', 'not-a-token')
+    dash.fill('#token-project', project_a)
+    dash.click('#signin-token button')
+    assert 'sign in again' in dash.wait_text('[role=alert]',
+                                             '401 Unauthorized')
+    dash.link('sign in again')
+    dash.heading('Sign in')
     dash.fill('#credential-id', credential.id)
     dash.fill('#credential-secret', credential.secret)
     dash.click('#signin-credential button')

@@ -73,6 +73,8 @@ export function errorBox(error) {
   return h('div', {class: 'error', role: 'alert'},
     h('p', {}, h('strong', {}, `${error.status} ${error.title}`),
       error.type ? ` (${error.type})` : '', ': ', error.message),
+    error.status === 401 ? h('p', {}, 'The token was refused (expired?): ',
+                             link('signin', 'sign in again'), '.') : null,
     error.body ? h('details', {}, h('summary', {}, 'The API\'s answer'),
                    code(error.body)) : null);
 }

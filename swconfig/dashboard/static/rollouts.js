@@ -89,8 +89,9 @@ export async function detail(main, {id, signal}) {
 
   fill(main, h('h1', {}, `Rollout ${rollout.name || rollout.id}`), problem,
     progressBox,
-    h('p', {class: 'buttons'}, h('button', {type: 'button', id: 'cancel',
-                                            onclick: cancel}, 'Cancel…')),
+    rollout.finished_time ? null : h('p', {class: 'buttons'},
+      h('button', {type: 'button', id: 'cancel', onclick: cancel},
+        'Cancel…')),
     factsBox, countsBox, h('h2', {}, 'Targets'), targetsBox,
     h('h2', {}, 'Events'), eventsBox);
   await draw();
