@@ -39,22 +39,25 @@ def _files() -> set[str]:
     return found
 
 
-def _setup(*args: str) -> None:
-    subprocess.run([sys.executable, 'setup.py', '-q', *args], cwd=ROOT,
+def _setup(out: pathlib.Path, *args: str) -> None:
+    """A setup.py command whose egg-info goes to ``out``: nothing is
+    written into the tree."""
+    subprocess.run([sys.executable, 'setup.py', '-q', 'egg_info',
+                    '--egg-base', str(out), *args], cwd=ROOT,
                    check=True, capture_output=True,
                    env={**os.environ, **QUIET})
 
 
 def test_the_wheel_holds_every_file(tmp_path):
     # build_py is what bdist_wheel packs: the modules and package data.
-    _setup('build_py', '--build-lib', str(tmp_path))
-    built = {path.name for path in (tmp_path / RELATIVE).iterdir()}
+    _setup(tmp_path, 'build_py', '--build-lib', str(tmp_path / 'lib'))
+    built = {path.name for path in (tmp_path / 'lib' / RELATIVE).iterdir()}
     assert built == _files()
 
 
 def test_the_sdist_holds_every_file(tmp_path):
-    _setup('sdist', '-d', str(tmp_path))
-    (archive,) = tmp_path.glob('*.tar.gz')
+    _setup(tmp_path, 'sdist', '-d', str(tmp_path / 'sdist'))
+    (archive,) = (tmp_path / 'sdist').glob('*.tar.gz')
     with tarfile.open(archive) as tar:
         names = {pathlib.PurePosixPath(name) for name in tar.getnames()}
     shipped = {name.name for name in names
