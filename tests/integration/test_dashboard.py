@@ -170,7 +170,8 @@ def _posts(browser, fragment: str) -> list[str]:  # noqa: F811
 
 def test_dashboard_walk(dash, embedded_service, server, tmp_path):
     project = f'dash-{uuid.uuid4().hex[:8]}'
-    answered, silent, rolled = server, f'{server}-b', f'{server}-c'
+    # The silent server's id needs quoting in a URL: its links must too.
+    answered, silent, rolled = server, f'{server} b?#%', f'{server}-c'
     api = f'{embedded_service.base_url}/v1/{project}'
 
     def cli(*args: str, check: bool = True) -> subprocess.CompletedProcess:
@@ -329,12 +330,16 @@ def test_dashboard_walk(dash, embedded_service, server, tmp_path):
         # The servers, with their agents and documents.
         dash.open('servers')
         dash.wait_text('main table', silent)
-        rows = {row.text.split()[0]: row.text for row in
-                dash.driver.find_elements(dash.by.CSS_SELECTOR,
-                                          'main tbody tr')}
+        rows = {row.find_element(dash.by.TAG_NAME, 'td').text: row.text
+                for row in dash.driver.find_elements(dash.by.CSS_SELECTOR,
+                                                     'main tbody tr')}
         assert 'no deployments' in rows[silent]
         assert 'COMPLETE all answered' in rows[answered]
         dash.shot('10-servers')
+        dash.link(silent)
+        dash.heading(f'Server {silent}')
+        dash.driver.back()
+        dash.wait_text('main table', answered)
         dash.link(answered)
         dash.heading(f'Server {answered}')
         dash.wait_text('main', 'Current document')

@@ -37,8 +37,10 @@ export function go(path) {
   render();
 }
 
+// The page's path after /dashboard/, still percent-encoded: an id may
+// hold any character but "/", so each segment is decoded on its own.
 function pagePath() {
-  return decodeURI(location.pathname).slice(BASE.length).replace(/\/$/, '');
+  return location.pathname.slice(BASE.length).replace(/\/$/, '');
 }
 
 function drawChrome(who) {
@@ -86,7 +88,9 @@ async function render() {
     if (!match) continue;
     fill(main, h('p', {}, 'Loading…'));
     try {
-      await page(main, {id: match[1], params, signal: running.signal, go});
+      const id = match[1] === undefined ? undefined
+        : decodeURIComponent(match[1]);
+      await page(main, {id, params, signal: running.signal, go});
     } catch (error) {
       if (error.name === 'AbortError') return;
       fill(main, h('h1', {}, 'Error'), errorBox(error));
