@@ -382,6 +382,9 @@ def test_dashboard_walk(dash, embedded_service, server, tmp_path):
     print('Screenshots:\n' + '\n'.join(dash.screenshots))
     assert weight['bytes'] < 100_000
 
+    # No script failed, nothing broke the Content-Security-Policy.
+    assert dash.browser.script_errors() == []
+
     # Nothing but the service's /v1 and /dashboard URLs was requested.
     dash.browser.read_log()
     requested = dash.browser.requests()

@@ -81,6 +81,7 @@ def test_sign_in_with_keystone(browser, keystone, stack):  # noqa: F811
     error = dash.wait_text('#form-errors', '403 Forbidden')
     assert 'Forbidden' in error
     dash.shot('21-keystone-reader-refused')
+    assert browser.script_errors() == []
 
     browser.read_log()
     sent = [url for _method, url in browser.requests()]
