@@ -73,20 +73,20 @@ class _File:
 
 
 @functools.cache
-def _static_file(name: str) -> _File | None:
-    """A file of the static directory, read once; None for a name that is
-    not one."""
-    if not _FILE_NAME.match(name):
-        return None
-    path = dashboard.STATIC_DIR / name
-    if not path.is_file():
-        return None
-    suffix = path.suffix
-    content_type = _TYPES.get(suffix) or mimetypes.guess_type(name)[0]
-    return _File(path.read_bytes(), f'{content_type}; charset=utf-8')
+def _static_files() -> dict[str, _File]:
+    """Every file of the static directory by name, read once (a name
+    asked for that is not one is not remembered)."""
+    found = {}
+    for path in dashboard.STATIC_DIR.iterdir():
+        if path.is_file() and _FILE_NAME.match(path.name):
+            content_type = (_TYPES.get(path.suffix)
+                            or mimetypes.guess_type(path.name)[0])
+            found[path.name] = _File(path.read_bytes(),
+                                     f'{content_type}; charset=utf-8')
+    return found
 
 
-@functools.cache
+@functools.lru_cache(maxsize=8)
 def _index(base: str) -> _File:
     """index.html with its base URL (the dashboard's path, as the client
     reached it)."""
@@ -131,7 +131,10 @@ class DashboardApp:
         if method not in ('GET', 'HEAD'):
             raise exception.MethodNotAllowed(allowed='GET, HEAD')
         path = environ.get('PATH_INFO', '')
-        prefix = environ.get('SCRIPT_NAME', '').rstrip('/')
+        # Where a proxy mounted the API; never "//host", which a page
+        # would read as another origin.
+        prefix = environ.get('SCRIPT_NAME', '').strip('/')
+        prefix = f'/{prefix}' if prefix else ''
         if path == urls.DASHBOARD:
             query = environ.get('QUERY_STRING')
             location = f'{prefix}{urls.DASHBOARD}/' + (
@@ -146,7 +149,7 @@ class DashboardApp:
         if segments == [SETTINGS]:
             return self._settings(environ, start_response)
         if len(segments) == 2 and segments[0] == STATIC:
-            found = _static_file(segments[1])
+            found = _static_files().get(segments[1])
             if found is None:
                 raise exception.RouteNotFound(
                     f'The dashboard has no file {segments[1][:100]!r}.')

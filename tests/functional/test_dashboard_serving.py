@@ -147,3 +147,8 @@ def test_a_proxy_prefix_is_followed():
     ).get_response(app)
     assert bare.status_int == 301
     assert bare.location.endswith('/orchestration/dashboard/')
+    # A prefix never makes the base another origin.
+    page = webob.Request.blank(
+        '/dashboard/', environ={'SCRIPT_NAME': '//evil.example'}
+    ).get_response(app)
+    assert '<base href="/evil.example/dashboard/">' in page.text
