@@ -362,6 +362,9 @@ def test_dashboard_walk(dash, embedded_service, server, tmp_path):
         dash.shot('12-rollout')
         dash.open('deployments')
         dash.find(f'main table a[href="deployments/{deployment_id}"]')
+        dash.fill('#filter', 'BACKUP')
+        dash.wait_text('#deployment-rows', '1 of ')
+        assert 'web-BACKUP' in dash.text('#deployment-rows tbody')
         dash.shot('13-deployments')
         assert agents.errors == []
 

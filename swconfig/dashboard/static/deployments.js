@@ -15,15 +15,37 @@ const LIFECYCLE = ['CREATE', 'UPDATE', 'SUSPEND', 'RESUME', 'DELETE'];
 export async function list(main, {signal}) {
   const {software_deployments: deployments} = await api.get(
     '/software_deployments', {}, signal);
-  fill(main, h('h1', {}, 'Deployments'),
-    h('p', {}, link('deployments/new', 'Deploy a config')),
-    table(`${deployments.length} deployments`, [
+  const rows = h('div', {id: 'deployment-rows'});
+  const filter = h('input', {id: 'filter', type: 'search',
+                             autocomplete: 'off'});
+  const statuses = [...new Set(deployments.map((d) => d.status || 'NONE'))];
+  const state = h('select', {id: 'status-filter'},
+    h('option', {value: '*'}, 'Any status'),
+    statuses.sort().map((name) => h('option', {value: name}, name)));
+  const draw = () => {
+    const text = filter.value.trim().toLowerCase();
+    const shown = deployments.filter((d) =>
+      (state.value === '*' || (d.status || 'NONE') === state.value)
+      && (!text || `${d.name} ${d.id} ${d.server_id} ${d.action}`
+        .toLowerCase().includes(text)));
+    fill(rows, table(`${shown.length} of ${deployments.length} deployments`, [
       ['Deployment', (d) => link(`deployments/${d.id}`, d.name || d.id)],
       ['Server', (d) => link(`servers/${api.q(d.server_id)}`, d.server_id)],
       ['Action', (d) => d.action],
       ['Status', (d) => status(d.status)],
       ['Created', (d) => time(d.creation_time)],
-    ], deployments));
+    ], shown, 'No deployments match.'));
+  };
+  filter.addEventListener('input', draw);
+  state.addEventListener('change', draw);
+  fill(main, h('h1', {}, 'Deployments'),
+    h('p', {}, link('deployments/new', 'Deploy a config')),
+    h('div', {class: 'filters', role: 'search'},
+      h('label', {for: 'filter'}, 'Filter by name, ID, server or action'),
+      ' ', filter, ' ', h('label', {for: 'status-filter'}, 'Status'), ' ',
+      state),
+    rows);
+  draw();
 }
 
 function sleep(ms, signal) {
