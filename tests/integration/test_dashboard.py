@@ -41,11 +41,11 @@ import requests
 
 from tests.fixtures import processes
 from tests.fixtures import stack_agents
+from tests.fixtures.browser import Dash
 from tests.fixtures.browser import artefacts_dir
 from tests.fixtures.browser import browser  # noqa: F401
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-TIMEOUT = 20
 
 COMPONENT = {'configs': [
     {'actions': ['CREATE', 'UPDATE'], 'tool': 'script',
@@ -54,112 +54,10 @@ COMPONENT = {'configs': [
      'config': '#!/bin/sh\necho backed up'}]}
 
 
-#: Every control needs a label (its own text, <label for>, aria-label or
-#: aria-labelledby) and must not be removed from the tab order (a
-#: progress bar is labelled but not focusable).
-UNLABELLED = '''
-const named = (el) => (el.labels && el.labels.length)
-  || el.getAttribute('aria-label') || el.getAttribute('aria-labelledby')
-  || ((el.tagName === 'BUTTON' || el.tagName === 'A')
-      && el.textContent.trim());
-return [...document.querySelectorAll(
-    'a[href], button, input, select, textarea, progress')]
-  .filter((el) => el.type !== 'hidden')
-  .filter((el) => !named(el)
-          || (el.tagName !== 'PROGRESS' && el.tabIndex < 0))
-  .map((el) => el.outerHTML.slice(0, 120));
-'''
-
-
 @pytest.fixture
 def dash(browser, embedded_service):  # noqa: F811
     return Dash(browser, embedded_service.base_url,
                 artefacts_dir(ROOT, 'dashboard'))
-
-
-class Dash:
-    """The browser on the dashboard, with the waits the walk needs."""
-
-    def __init__(self, browser, base_url: str,  # noqa: F811
-                 artefacts: pathlib.Path) -> None:
-        from selenium.webdriver.common.by import By
-        from selenium.webdriver.common.keys import Keys
-        from selenium.webdriver.support.ui import WebDriverWait
-
-        browser.reset()
-        self.browser = browser
-        self.driver = browser.driver
-        self.base_url = base_url
-        self.artefacts = artefacts
-        self.screenshots: list[str] = []
-        self.by = By
-        self.keys = Keys
-        self.wait = WebDriverWait(self.driver, TIMEOUT, poll_frequency=0.1)
-
-    def open(self, path: str) -> None:
-        self.driver.get(f'{self.base_url}/dashboard/{path}')
-
-    def find(self, css: str):
-        return self.wait.until(
-            lambda driver: driver.find_element(self.by.CSS_SELECTOR, css),
-            f'no {css}')
-
-    def text(self, css: str) -> str:
-        return self.find(css).text
-
-    def wait_text(self, css: str, text: str) -> str:
-        def found(driver):
-            elements = driver.find_elements(self.by.CSS_SELECTOR, css)
-            return elements and text in elements[0].text and elements[0].text
-        return self.wait.until(found, f'{css} never showed {text!r}')
-
-    def heading(self, text: str) -> None:
-        self.wait_text('main h1', text)
-
-    def click(self, css: str) -> None:
-        self.find(css).click()
-
-    def link(self, text: str) -> None:
-        self.wait.until(lambda driver: driver.find_element(
-            self.by.LINK_TEXT, text), f'no link {text}').click()
-
-    def fill(self, css: str, value: str) -> None:
-        element = self.find(css)
-        element.clear()
-        element.send_keys(value)
-
-    def set_value(self, css: str, value: str) -> None:
-        """For multi-line JSON, where typing would be slow."""
-        self.driver.execute_script(
-            'arguments[0].value = arguments[1];', self.find(css), value)
-
-    def shot(self, name: str) -> None:
-        """Keep a screenshot of the page, after checking its controls."""
-        assert self.unlabelled() == [], name
-        self.screenshots.append(self.browser.screenshot(self.artefacts,
-                                                        name))
-
-    def unlabelled(self) -> list[str]:
-        """The page's controls without a name a screen reader reads, or
-        taken out of the keyboard's reach."""
-        return self.driver.execute_script(UNLABELLED)
-
-    def mark(self) -> None:
-        """Set a marker that a page reload would lose."""
-        self.driver.execute_script('window.__notReloaded = true;')
-
-    def not_reloaded(self) -> bool:
-        return self.driver.execute_script(
-            'return window.__notReloaded === true;')
-
-    def path(self) -> str:
-        return urllib.parse.urlsplit(self.driver.current_url).path
-
-    def deployment_id(self) -> str:
-        self.wait.until(lambda driver: self.path().startswith(
-            '/dashboard/deployments/') and self.path() != (
-                '/dashboard/deployments/new'), 'not on a deployment page')
-        return self.path().rsplit('/', 1)[1]
 
 
 def _posts(browser, fragment: str) -> list[str]:  # noqa: F811

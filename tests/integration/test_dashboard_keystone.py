@@ -20,6 +20,7 @@ the API with that token, so Keystone's roles decide as they do for the
 CLI: a reader's config is refused with the API's 403, shown on the page.
 """
 
+import pathlib
 import uuid
 
 from keystoneclient.v3 import client as ks_client
@@ -27,10 +28,11 @@ import pytest
 
 from tests.fixtures import keystone as keystone_fixture
 from tests.fixtures import keystone_stack
+from tests.fixtures.browser import Dash
 from tests.fixtures.browser import artefacts_dir
 from tests.fixtures.browser import browser  # noqa: F401
-from tests.integration.test_dashboard import ROOT
-from tests.integration.test_dashboard import Dash
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope='module')
