@@ -171,7 +171,8 @@ def serve_banner(args: list[str], env: dict[str, str]) -> str:
         f'OS_ENDPOINT=http://{host}:{port}/v1/demo\n'
         f'    export PATH="{BIN}:$PATH"  # the swconfig command\n'
         f'    python3 tools/dev.py agent SERVER --once  # an agent for '
-        f'SERVER\n')
+        f'SERVER\n'
+        f'Or in a browser: http://{host}:{port}/dashboard/?project=demo\n')
 
 
 def _run_all(commands: list[list[str]], args: list[str],

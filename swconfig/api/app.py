@@ -22,6 +22,8 @@ this order, the request id (outermost: every answer carries
 proxy headers (``[oslo_middleware] enable_proxy_headers_parsing``) and
 the error body (every failure becomes Heat's JSON error body), and then:
 
+* ``/dashboard/``: the web dashboard's pages and files (no token:
+  ``swconfig.api.dashboard``);
 * ``/healthcheck``: oslo.middleware's health check (no token; only the
   request id in front, so its 200/503 answers reach load balancers as
   they are);
@@ -43,6 +45,7 @@ from oslo_middleware import cors
 from oslo_middleware import http_proxy_to_wsgi
 from oslo_middleware import request_id
 
+from swconfig.api import dashboard
 from swconfig.api import healthcheck
 from swconfig.api import hooks
 from swconfig.api import router
@@ -108,6 +111,7 @@ def setup_app() -> router.Router:
         router.RouteTable(), agent_app,
         public_app=_front(pecan_app),
         project_app=_front(project_app),
+        dashboard_app=_front(dashboard.DashboardApp()),
         # The health check's own 200/503 answers go out as they are.
         health_app=request_id.RequestId(healthcheck.health_app(
             CONF, fault.FaultWrapper(_not_found, debug=CONF.debug))))

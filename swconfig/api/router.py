@@ -28,6 +28,10 @@ the match on by the route's access:
 * ``PROJECT``: everything under ``/v1/{tenant_id}``, through
   authentication and the rate limiter to ``ProjectDispatch``.
 
+``/dashboard`` and everything under it is not in the table: its pages
+and files (``swconfig.api.dashboard``) go to the dashboard app, without
+a token (the pages call the ``/v1`` URLs with the user's).
+
 ``ProjectDispatch`` runs the route's ``cached`` handler for the method,
 when it has one (the tenant metadata view, answered from the agents'
 metadata cache), and pecan otherwise or when that handler declines. pecan
@@ -49,6 +53,7 @@ import urllib.parse
 
 import pecan
 
+from swconfig.api import dashboard
 from swconfig.api import healthcheck
 from swconfig.api.agent import endpoints as agent
 from swconfig.api.agent import metadata_cache
@@ -302,15 +307,19 @@ class Router:
 
     def __init__(self, table: RouteTable, agent_app: agent.AgentApp,
                  public_app: Any, project_app: Any,
-                 health_app: Any = None) -> None:
+                 health_app: Any = None, dashboard_app: Any = None) -> None:
         self.table = table
         self.agent_app = agent_app
         self.public_app = public_app
         self.project_app = project_app
         self.health_app = health_app
+        self.dashboard_app = dashboard_app
 
     def __call__(self, environ: dict, start_response: Any) -> Any:
         path = environ.get('PATH_INFO', '')
+        if (self.dashboard_app is not None
+                and dashboard.is_dashboard_path(path)):
+            return self.dashboard_app(environ, start_response)
         try:
             match = self.table.match(environ['REQUEST_METHOD'], path)
         except exception.SwconfigException as exc:

@@ -33,6 +33,8 @@ ROOT = '/'
 V1 = '/v1'
 OPENAPI = '/v1/openapi.json'
 HEALTHCHECK = '/healthcheck'
+#: The web dashboard: static pages calling the URLs below.
+DASHBOARD = '/dashboard'
 
 PROJECT = '/v1/{tenant_id}'
 CONFIGS = PROJECT + '/software_configs'

@@ -145,6 +145,22 @@ opts = [
                       'query) and drops them; a change committed by any '
                       'API worker or engine is served by every worker '
                       'within this bound.'),
+    cfg.BoolOpt('dashboard',
+                default=True,
+                help='Serve the web dashboard at /dashboard/: static pages '
+                     'that call this API\'s public /v1 URLs with the '
+                     'signed-in user\'s token (or, under noauth, as a '
+                     'member of the chosen project), so they can do '
+                     'nothing the swconfig command cannot. False answers '
+                     '/dashboard/ with 404.'),
+    cfg.URIOpt('dashboard_keystone_url',
+               help='The Keystone identity endpoint (e.g. '
+                    'https://keystone.example.com/identity/v3) the '
+                    'dashboard\'s application credential sign-in posts '
+                    'to from the browser; Keystone must allow this '
+                    'dashboard\'s origin through CORS and expose the '
+                    'X-Subject-Token header. Unset: the dashboard offers '
+                    'only the sign-in with a token. Unused under noauth.'),
 ]
 
 

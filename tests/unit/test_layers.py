@@ -93,6 +93,12 @@ def violations(imports: dict[str, set[str]]) -> list[str]:
             if used == 'client' and layer not in ('client', 'cli', 'heat'):
                 found.append(f'{line}: only the REST clients (cli, heat) '
                              f'import client')
+            if layer == 'dashboard' and used != 'dashboard':
+                found.append(f'{line}: dashboard holds static files and '
+                             f'imports nothing else of swconfig')
+            if used == 'dashboard' and layer not in ('dashboard', 'api'):
+                found.append(f'{line}: only api (which serves it) imports '
+                             f'dashboard')
             if layer == 'cli' and used not in CLI_MAY_USE:
                 found.append(f'{line}: cli calls the REST API and imports '
                              f'only cli, client, common and '
@@ -156,6 +162,12 @@ def test_imports_only_go_downwards():
     assert violations(_tree_imports()) == []
 
 
+def test_the_dashboard_package_imports_nothing_of_swconfig():
+    # Its __init__ is named swconfig.dashboard, which _package takes for a
+    # top-level module.
+    assert _tree_imports()['swconfig.dashboard'] == set()
+
+
 @pytest.mark.parametrize('module, target, rule', [
     ('swconfig.api.wsgi', 'swconfig.cmd.all', 'only cmd imports cmd'),
     ('swconfig.engine.metadata', 'swconfig.api.views',
@@ -201,6 +213,10 @@ def test_imports_only_go_downwards():
      'client imports nothing else'),
     ('swconfig.engine.service', 'swconfig.client.rest',
      'only the REST clients'),
+    ('swconfig.dashboard.files', 'swconfig.conf.CONF',
+     'dashboard holds static files'),
+    ('swconfig.cli.main', 'swconfig.dashboard.STATIC_DIR',
+     'only api (which serves it) imports dashboard'),
 ])
 def test_each_rule_catches_its_violation(module, target, rule):
     found = violations({module: {target}})

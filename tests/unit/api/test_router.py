@@ -100,7 +100,8 @@ def test_templates_are_the_urls_module_and_unique():
     assert len(templates) == len(set(templates))
     spelled = {value for name, value in vars(urls).items()
                if name.isupper() and isinstance(value, str)}
-    assert set(templates) == spelled - {urls.PROJECT}
+    # The dashboard is served beside the table (Router.dashboard_app).
+    assert set(templates) == spelled - {urls.PROJECT, urls.DASHBOARD}
 
 
 class _Recorder:
@@ -162,6 +163,20 @@ def test_misses_outside_the_agent_urls_go_through_authentication(
     assert status.startswith('405')
     status, _ = _call(app, 'GET', '/agent/nothing')
     assert status.startswith('404')
+
+
+def test_the_dashboard_is_served_beside_the_table():
+    public, project = _Recorder('public'), _Recorder('project')
+    dashboard = _Recorder('dashboard')
+    app = router.Router(TABLE, _Agent(), public, project,
+                        dashboard_app=dashboard)
+    for path in ('/dashboard', '/dashboard/', '/dashboard/x/y/z'):
+        assert _call(app, 'GET', path) == ('200 OK', b'dashboard')
+    assert router.MATCH_KEY not in dashboard.seen[-1]
+    # Only that path: a longer first segment is the API's 404.
+    assert _call(app, 'GET', '/dashboards') == ('200 OK', b'project')
+    assert isinstance(project.seen[-1][router.MATCH_KEY].error,
+                      exception.RouteNotFound)
 
 
 def test_a_segment_spelled_like_a_placeholder_is_a_value():

@@ -31,6 +31,8 @@ def test_banner_names_the_default_address_and_the_cli():
     assert os.path.isabs(str(dev.BIN))
     assert any('python3 tools/dev.py agent SERVER --once' in line
                for line in lines)
+    assert ('Or in a browser: '
+            'http://127.0.0.1:8004/dashboard/?project=demo') in lines
 
 
 def test_banner_follows_port_option_and_environment():

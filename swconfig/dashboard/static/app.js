@@ -1,0 +1,117 @@
+// The dashboard's entry point: who is signed in, which page the URL
+// names, and the links between pages (history navigation, no reloads).
+
+import {h, fill, errorBox, announce} from './dom.js';
+import * as session from './session.js';
+import {signIn} from './signin.js';
+import * as configs from './configs.js';
+import * as deployments from './deployments.js';
+import * as servers from './servers.js';
+import * as rollouts from './rollouts.js';
+import * as forms from './forms.js';
+
+const BASE = new URL(document.baseURI).pathname;
+
+const PAGES = [
+  [/^$/, configs.list],
+  [/^configs$/, configs.list],
+  [/^configs\/new$/, forms.newConfig],
+  [/^configs\/([^/]+)$/, configs.detail],
+  [/^deployments$/, deployments.list],
+  [/^deployments\/new$/, forms.newDeployment],
+  [/^deployments\/([^/]+)$/, deployments.detail],
+  [/^servers$/, servers.list],
+  [/^servers\/([^/]+)$/, servers.detail],
+  [/^rollouts$/, rollouts.list],
+  [/^rollouts\/([^/]+)$/, rollouts.detail],
+];
+
+const NAV = [['configs', 'Configs'], ['deployments', 'Deployments'],
+             ['servers', 'Servers'], ['rollouts', 'Rollouts']];
+
+let settings = null;
+let running = null;  // the AbortController of the page shown
+
+export function go(path) {
+  history.pushState(null, '', new URL(path, document.baseURI));
+  render();
+}
+
+// The page's path after /dashboard/, still percent-encoded: an id may
+// hold any character but "/", so each segment is decoded on its own.
+function pagePath() {
+  return location.pathname.slice(BASE.length).replace(/\/$/, '');
+}
+
+function drawChrome(who) {
+  const nav = document.getElementById('nav');
+  const current = pagePath().split('/')[0] || 'configs';
+  fill(nav, h('ul', {}, NAV.map(([path, label]) => h('li', {},
+    h('a', {href: path, 'data-nav': true,
+            'aria-current': path === current ? 'page' : null}, label)))));
+  const whoBox = document.getElementById('who');
+  if (!who) {
+    fill(whoBox);
+    return;
+  }
+  fill(whoBox, h('span', {}, 'Project ', h('strong', {id: 'project'},
+                                           who.project)),
+       ' ', h('button', {type: 'button', onclick: () => {
+         session.forget();
+         go('signin');
+       }}, 'Sign out'));
+}
+
+async function render() {
+  if (running) running.abort();
+  running = new AbortController();
+  const main = document.getElementById('main');
+  const params = new URLSearchParams(location.search);
+  if (!settings) {
+    settings = await (await fetch('settings.json', {cache: 'no-store'}))
+      .json();
+  }
+  if (settings.auth_strategy !== 'keystone' && params.get('project')) {
+    session.save({project: params.get('project')});
+  }
+  const who = session.current();
+  const path = pagePath();
+  if (!who || path === 'signin') {
+    drawChrome(null);
+    document.title = 'Sign in · swconfig';
+    signIn(main, settings, () => go(params.get('next') || ''));
+    return;
+  }
+  drawChrome(who);
+  for (const [pattern, page] of PAGES) {
+    const match = pattern.exec(path);
+    if (!match) continue;
+    fill(main, h('p', {}, 'Loading…'));
+    try {
+      const id = match[1] === undefined ? undefined
+        : decodeURIComponent(match[1]);
+      await page(main, {id, params, signal: running.signal, go});
+    } catch (error) {
+      if (error.name === 'AbortError') return;
+      fill(main, h('h1', {}, 'Error'), errorBox(error));
+    }
+    const heading = main.querySelector('h1');
+    document.title = `${heading ? heading.textContent : 'swconfig'} · swconfig`;
+    announce(document.title);
+    return;
+  }
+  fill(main, h('h1', {}, 'Not found'),
+       h('p', {}, 'The dashboard has no such page.'));
+}
+
+// Same-origin links marked data-nav change the page without a reload.
+document.addEventListener('click', (event) => {
+  const anchor = event.target.closest('a[data-nav]');
+  if (!anchor || event.ctrlKey || event.metaKey || event.shiftKey
+      || event.button !== 0) return;
+  event.preventDefault();
+  history.pushState(null, '', anchor.href);
+  render().then(() => document.getElementById('main').focus());
+});
+window.addEventListener('popstate', render);
+render();

@@ -1,0 +1,167 @@
+// A small JSON Schema validator for the API's request schemas, read from
+// its OpenAPI document, so a form is refused here for what the API would
+// refuse with 400, before anything is sent. It covers the keywords those
+// schemas use (tests/unit/dashboard/test_validator_keywords.py checks
+// that every keyword the forms' schemas use is listed below).
+
+// Keywords that constrain a value, each checked below.
+export const KEYWORDS = [
+  '$ref', 'type', 'enum', 'const', 'properties', 'required',
+  'additionalProperties', 'propertyNames', 'minProperties',
+  'maxProperties', 'items', 'minItems', 'maxItems', 'uniqueItems',
+  'minLength', 'maxLength', 'pattern', 'minimum', 'maximum', 'allOf',
+  'anyOf', 'oneOf', 'not',
+];
+// Keywords that only describe a value.
+export const ANNOTATIONS = [
+  'title', 'description', 'default', 'examples', 'deprecated',
+  'readOnly', 'writeOnly',
+];
+
+function typeOf(value) {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  if (typeof value === 'number') {
+    return Number.isInteger(value) ? 'integer' : 'number';
+  }
+  return typeof value;
+}
+
+function typeMatches(value, type) {
+  const actual = typeOf(value);
+  return actual === type || (type === 'number' && actual === 'integer');
+}
+
+function equal(a, b) {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+function where(path) {
+  return path.length ? path.join('.') : 'the body';
+}
+
+// The errors of ``value`` against ``schema``: a list of messages, each
+// naming where it is (``inputs.0.name``).
+export function validate(value, schema, document, path = []) {
+  const errors = [];
+  const fail = (text) => errors.push(`${where(path)}: ${text}`);
+  if (schema === true || schema === undefined) return errors;
+  if (schema === false) {
+    fail('is not allowed');
+    return errors;
+  }
+  if (schema.$ref) {
+    const name = schema.$ref.split('/').pop();
+    errors.push(...validate(value, document.components.schemas[name],
+                            document, path));
+  }
+  if (schema.type !== undefined) {
+    const types = [].concat(schema.type);
+    if (!types.some((type) => typeMatches(value, type))) {
+      fail(`must be of type ${types.join(' or ')}, not ${typeOf(value)}`);
+      return errors;
+    }
+  }
+  if (schema.enum && !schema.enum.some((item) => equal(item, value))) {
+    fail(`must be one of ${schema.enum.map((e) => JSON.stringify(e))
+      .join(', ')}`);
+  }
+  if ('const' in schema && !equal(schema.const, value)) {
+    fail(`must be ${JSON.stringify(schema.const)}`);
+  }
+  const kind = typeOf(value);
+  if (kind === 'string') checkString(value, schema, fail);
+  if (kind === 'integer' || kind === 'number') {
+    if (schema.minimum !== undefined && value < schema.minimum) {
+      fail(`must be at least ${schema.minimum}`);
+    }
+    if (schema.maximum !== undefined && value > schema.maximum) {
+      fail(`must be at most ${schema.maximum}`);
+    }
+  }
+  if (kind === 'array') {
+    checkArray(value, schema, document, path, errors, fail);
+  }
+  if (kind === 'object') {
+    checkObject(value, schema, document, path, errors, fail);
+  }
+  for (const sub of schema.allOf || []) {
+    errors.push(...validate(value, sub, document, path));
+  }
+  if (schema.anyOf && !schema.anyOf.some(
+    (sub) => !validate(value, sub, document, path).length)) {
+    fail('matches none of the allowed forms');
+  }
+  if (schema.oneOf && schema.oneOf.filter(
+    (sub) => !validate(value, sub, document, path).length).length !== 1) {
+    fail('must match exactly one of the allowed forms');
+  }
+  if (schema.not && !validate(value, schema.not, document, path).length) {
+    fail('is not allowed');
+  }
+  return errors;
+}
+
+function checkString(value, schema, fail) {
+  const length = [...value].length;
+  if (schema.minLength !== undefined && length < schema.minLength) {
+    fail(schema.minLength === 1 ? 'must not be empty'
+      : `must be at least ${schema.minLength} characters`);
+  }
+  if (schema.maxLength !== undefined && length > schema.maxLength) {
+    fail(`must be at most ${schema.maxLength} characters`);
+  }
+  if (schema.pattern !== undefined
+      && !new RegExp(schema.pattern, 'u').test(value)) {
+    fail(schema.description ? `must be ${schema.description}`
+      : `must match ${schema.pattern}`);
+  }
+}
+
+function checkArray(value, schema, document, path, errors, fail) {
+  if (schema.minItems !== undefined && value.length < schema.minItems) {
+    fail(`must have at least ${schema.minItems} items`);
+  }
+  if (schema.maxItems !== undefined && value.length > schema.maxItems) {
+    fail(`must have at most ${schema.maxItems} items`);
+  }
+  if (schema.uniqueItems) {
+    const seen = new Set(value.map((item) => JSON.stringify(item)));
+    if (seen.size !== value.length) fail('must not repeat an item');
+  }
+  if (schema.items !== undefined) {
+    value.forEach((item, index) => errors.push(
+      ...validate(item, schema.items, document, [...path, index])));
+  }
+}
+
+function checkObject(value, schema, document, path, errors, fail) {
+  const names = Object.keys(value);
+  for (const name of schema.required || []) {
+    if (!(name in value)) fail(`${name} is required`);
+  }
+  if (schema.minProperties !== undefined
+      && names.length < schema.minProperties) {
+    fail(`must have at least ${schema.minProperties} keys`);
+  }
+  if (schema.maxProperties !== undefined
+      && names.length > schema.maxProperties) {
+    fail(`must have at most ${schema.maxProperties} keys`);
+  }
+  const properties = schema.properties || {};
+  for (const name of names) {
+    if (schema.propertyNames) {
+      errors.push(...validate(name, schema.propertyNames, document,
+                              [...path, name]));
+    }
+    if (name in properties) {
+      errors.push(...validate(value[name], properties[name], document,
+                              [...path, name]));
+    } else if (schema.additionalProperties === false) {
+      fail(`has no key ${JSON.stringify(name)}`);
+    } else if (typeof schema.additionalProperties === 'object') {
+      errors.push(...validate(value[name], schema.additionalProperties,
+                              document, [...path, name]));
+    }
+  }
+}
