@@ -57,6 +57,9 @@ MAX_LIST = 1000
 HEAT_PHASES = ('heat-creation', 'heat-tenant-view')
 HEAT_WARMUP = 64
 REFERENCE = report.REFERENCE
+SETUPS = ('production', *stack.UWSGI_MODES, 'embedded')
+#: The uWSGI setups poll this many servers of the main group.
+UWSGI_SERVERS = 100
 #: swconfig-all's request threads: the default [api] threads.
 EMBEDDED_THREADS = 64
 #: The main group is also polled on its first 1, 100 and 10,000 servers
@@ -121,8 +124,11 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
              'servers)')
     add('--pool-size', type=int, default=16,
         help='[database] max_pool_size (and max_overflow) per process')
-    add('--setups', default='production,embedded',
-        help='comma-separated: production, embedded')
+    add('--uwsgi-threads', type=int, default=8,
+        help='threads of the uWSGI setups\' one process, and their '
+             'pollers (default 8)')
+    add('--setups', default=','.join(SETUPS),
+        help=f'comma-separated: {", ".join(SETUPS)} (default: all)')
     add('--phases', default=','.join(PHASES),
         help='comma-separated phases to run on each setup: '
              f'{", ".join(PHASES)} (default: all)')
@@ -183,7 +189,7 @@ def _labels(args: argparse.Namespace) -> dict[str, str]:
 def _ensure_services(setups: list[str]) -> None:
     from tests.fixtures import services
     services.ensure_mariadb()  # the seeding always fills MariaDB
-    if 'production' in setups:
+    if {'production', *stack.UWSGI_MODES} & set(setups):
         services.ensure_rabbitmq()
 
 
@@ -279,6 +285,9 @@ def run(args: argparse.Namespace) -> list[phases.Row]:
         files = {name: loadgen.write_targets(
             os.path.join(workdir, f'targets-{name}.txt'), targets)
             for name, targets in seeded.targets.items()}
+        files['uwsgi'] = loadgen.write_targets(
+            os.path.join(workdir, 'targets-uwsgi.txt'),
+            seeded.targets['main'][:UWSGI_SERVERS])
         files['tenant'] = loadgen.write_tenant_targets(
             os.path.join(workdir, 'targets-tenant.txt'),
             seeded.targets['main'])
@@ -288,6 +297,10 @@ def run(args: argparse.Namespace) -> list[phases.Row]:
         if 'production' in setups:
             rows += _production(args, workdir, port, large_url, small_url,
                                 seeded, files, labels, wrk, polls)
+        for name in stack.UWSGI_MODES:
+            if name in setups:
+                rows += _uwsgi(args, workdir, name, large_url, seeded,
+                               files, labels, wrk)
         if 'rpc-floor' in args.phases:
             rows.append(rpc_floor.floor_row(common.RABBIT_URL, RPC_CALLS,
                                             args.creation_concurrency))
@@ -343,6 +356,52 @@ def _production(args: argparse.Namespace, workdir: str, port: int,
         _warm(setup, args, seeded.targets['small'])
         rows += _poll_phases(setup, args, seeded, files, labels, wrk,
                              ('small', 'small paced'))
+    finally:
+        setup.stop()
+    return rows
+
+
+def _uwsgi(args: argparse.Namespace, workdir: str, name: str,
+           large_url: str, seeded: seed.Seeded, files: dict[str, str],
+           labels: dict[str, str], wrk: str | None) -> list[phases.Row]:
+    """The API under uWSGI, one process x ``--uwsgi-threads`` on the
+    production-like database, polled on ``UWSGI_SERVERS`` servers by as
+    many pollers as threads (a keep-alive connection holds its thread),
+    after the in-memory reference under the same uWSGI; then the tenant
+    view."""
+    if 'polls' not in args.phases and 'tenant-view' not in args.phases:
+        return []
+    threads = args.uwsgi_threads
+    targets = seeded.targets['main'][:UWSGI_SERVERS]
+    label = f'{len(targets):,} of {labels["main"]}'
+    port = processes.free_port()
+    config = stack.service_config(workdir, name, large_url, port,
+                                  common.RABBIT_URL, args.pool_size,
+                                  args.metadata_cache_size)
+    common.log(f'{name}: polling the in-memory reference')
+    setup = reference.start(name, workdir, processes.free_port(), 1,
+                            threads, threads)
+    try:
+        rows = [phases.poll(setup, REFERENCE, targets, files['uwsgi'], wrk,
+                            threads, args.duration, args.conditional_every)]
+    finally:
+        setup.stop()
+    common.log(f'starting the API under uWSGI ({name}, 1 x {threads})')
+    setup = stack.start_uwsgi(workdir, config, port, name, threads)
+    try:
+        _warm(setup, args, seeded.targets['main'])
+        if 'polls' in args.phases:
+            common.log(f'{name}: polling {label}')
+            rows.append(phases.poll(setup, label, targets, files['uwsgi'],
+                                    wrk, threads, args.duration,
+                                    args.conditional_every))
+        if 'tenant-view' in args.phases:
+            common.log(f'{name}: tenant metadata view')
+            rows.append(phases.tenant_view(
+                setup, labels['main'], seeded.targets['main'],
+                files['tenant'], wrk, args.tenant_concurrency,
+                args.duration))
+        rows.append(phases.idle_rss(setup))
     finally:
         setup.stop()
     return rows
@@ -484,6 +543,8 @@ def _settings(args: argparse.Namespace) -> str:
             f'threads (at most {capped} connections each), {args.engines} '
             f'engines, MariaDB + RabbitMQ; [api] metadata_cache_size '
             f'{args.metadata_cache_size:,}, warmed up before the polls; '
+            f'uWSGI setups 1 process x {args.uwsgi_threads} threads, '
+            f'{args.uwsgi_threads} pollers of {UWSGI_SERVERS} servers; '
             f'tenant view at {args.tenant_concurrency} connections; '
             f'{args.signals} signals, {args.creations} creations, '
             f'{args.list_size} deployments one by one and in one list')

@@ -115,6 +115,14 @@ class AgentApp:
                                            fault.request_id(environ))])
         return [] if environ['REQUEST_METHOD'] == 'HEAD' else [content]
 
+    def poll(self, server_id: str, environ: dict,
+             start_response: Any) -> Any:
+        """``metadata`` for the router's poll fast path
+        (``router.poll_server_id``): the same answer, without a route
+        match."""
+        return self.serve(AgentApp.metadata, {'server_id': server_id},
+                          environ, start_response)
+
     @spec.operation('getAgentMetadata', 'Poll a server\'s metadata.',
                     tag=TAG, method='GET', no_token=True,
                     parameters=(_TOKEN,),
@@ -215,8 +223,13 @@ def _query_value(environ: dict, name: str) -> str | None:
     """The last value of a query parameter, as ``parse_qsl`` with blank
     values kept would give it (and webob's ``GET.get``), without building
     the whole list: it runs for every poll."""
+    query = environ.get('QUERY_STRING', '')
+    start = len(name) + 1
+    if (query[:start - 1] == name and query[start - 1:start] == '='
+            and '&' not in query and '%' not in query and '+' not in query):
+        return query[start:]  # an agent's URL: the parameter alone
     value = None
-    for item in environ.get('QUERY_STRING', '').split('&'):
+    for item in query.split('&'):
         key, _, found = item.partition('=')
         if key != name and ('%' in key or '+' in key):
             key = urllib.parse.unquote_plus(key)
