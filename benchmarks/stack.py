@@ -226,14 +226,18 @@ UWSGI_MODES = {'uwsgi': ('per connection', '--http-socket'),
 def uwsgi_argv(setup_name: str, app: str, port: int, processes: int,
                threads: int) -> list[str]:
     """uWSGI as the production page runs it (``lazy-apps``, threads),
-    without its request log, for ``setup_name`` of ``UWSGI_MODES``."""
+    without its request log, for ``setup_name`` of ``UWSGI_MODES``.
+    ``--http-socket`` closes each connection after its answer without
+    saying so, which wrk counts as an error: the header says it."""
     socket = UWSGI_MODES[setup_name][1]
     return [fixture_processes.script('uwsgi'), socket,
             f'{common.HOST}:{port}', '--module', app, '--master',
             '--processes', str(processes), '--threads', str(threads),
             '--enable-threads', '--lazy-apps', '--need-app',
             '--die-on-term', '--buffer-size', '65535', '--disable-logging',
-            '--listen', '1024', '--pythonpath', REPOSITORY]
+            '--listen', '1024', '--pythonpath', REPOSITORY,
+            *(['--add-header', 'Connection: close']
+              if setup_name == 'uwsgi' else [])]
 
 
 def start_uwsgi(workdir: str, config_file: str, port: int, setup_name: str,
