@@ -42,12 +42,12 @@ from typing import Any
 import urllib.parse
 
 from oslo_log import log
-from oslo_middleware import request_id as request_id_middleware
 from webob import etag as webob_etag
 
 from swconfig.api.agent import metadata_cache
 from swconfig.api.agent import signal_notifier
 from swconfig.api.middleware import fault
+from swconfig.api.middleware import request_id as request_id_middleware
 from swconfig.api.openapi import spec
 from swconfig.common import context as swconfig_context
 from swconfig.common import exception
@@ -60,7 +60,7 @@ from swconfig.engine import rpcapi
 
 LOG = log.getLogger(__name__)
 
-REQUEST_ID_HEADER = request_id_middleware.HTTP_RESP_HEADER_REQUEST_ID
+REQUEST_ID_HEADER = request_id_middleware.HEADER
 #: An agent's answer: status line, headers, body.
 Answer = tuple[str, list[tuple[str, str]], bytes]
 

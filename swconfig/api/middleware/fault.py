@@ -21,19 +21,16 @@ the API as ``{"code", "title", "explanation", "error": {"type", "message",
 """
 
 from http import HTTPStatus
-import itertools
 import json
-import os
 import traceback
 from typing import Any
-import uuid
 
 from oslo_log import log
 import oslo_messaging as messaging
-from oslo_middleware import request_id as request_id_middleware
 import webob
 import webob.exc
 
+from swconfig.api.middleware import request_id as request_id_middleware
 from swconfig.common import exception
 from swconfig.conf import CONF
 from swconfig.db import api as db_api
@@ -100,34 +97,13 @@ def exception_response(exc: BaseException,
         ''.join(traceback.format_exception(exc)) if debug else None)
 
 
-def _request_id_prefix() -> str:
-    """``req-`` and the first 24 characters of a random UUID: a new one
-    in each process (and forked worker)."""
-    return f'req-{str(uuid.uuid4())[:24]}'
-
-
-#: Ids made here are ``req-`` + a UUID whose last 12 hex digits count the
-#: requests of the process: unique like uuid4()'s, without reading the
-#: kernel's random source (a system call) on every agent poll, which was
-#: the largest item of a poll's time.
-_ID_PREFIX = [_request_id_prefix()]
-_ID_COUNTER = itertools.count()
-os.register_at_fork(after_in_child=lambda: _ID_PREFIX.__setitem__(
-    0, _request_id_prefix()))
-_ID_MASK = (1 << 48) - 1
-
-
-def new_request_id() -> str:
-    """A new request id in oslo's form (``req-`` + a UUID)."""
-    return f'{_ID_PREFIX[0]}{next(_ID_COUNTER) & _ID_MASK:012x}'
-
-
 def request_id(environ: dict) -> str:
-    """The request's id (oslo.middleware's, when it ran), made if none."""
+    """The request's id (the request id middleware's, when it ran), made
+    if none."""
     value = environ.get(request_id_middleware.ENV_REQUEST_ID)
     if value is None:
         value = environ[request_id_middleware.ENV_REQUEST_ID] = (
-            new_request_id())
+            request_id_middleware.new_request_id())
     return value
 
 
@@ -135,8 +111,7 @@ def render(exc: BaseException, environ: dict, start_response: Any) -> Any:
     """Answer ``exc`` with the error body, outside the middleware chain
     (the router's 404/405 and the agents' endpoints)."""
     response = exception_response(exc, debug=CONF.debug)
-    response.headers[request_id_middleware.HTTP_RESP_HEADER_REQUEST_ID] = (
-        request_id(environ))
+    response.headers[request_id_middleware.HEADER] = request_id(environ)
     return response(environ, start_response)
 
 

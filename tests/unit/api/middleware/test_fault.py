@@ -16,10 +16,8 @@
 (doc/source/reference/rest-rules.rst)."""
 
 import json
-import os
 import sqlite3
 import sys
-import uuid
 
 from oslo_db import exception as db_exc
 import oslo_messaging as messaging
@@ -321,27 +319,3 @@ def test_refusals_logged_once_per_outage_are_not_errors_each_time(
     errors = [r for r in caplog.records if r.levelname == 'ERROR']
     assert len(errors) == (1 if logged_each else 0), caplog.text
 
-
-def test_request_ids_are_oslo_shaped_and_unique():
-    ids = [fault.new_request_id() for _ in range(1000)]
-    assert len(set(ids)) == len(ids)
-    for value in ids[:3] + ids[-3:]:
-        assert value.startswith('req-')
-        assert str(uuid.UUID(value[4:])) == value[4:]
-    assert fault.request_id({}) != fault.request_id({})
-    environ = {'openstack.request_id': 'req-given'}
-    assert fault.request_id(environ) == 'req-given'
-
-
-def test_a_forked_process_makes_ids_of_its_own():
-    read, write = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # the child: its next id, then out without cleanup
-        os.write(write, fault.new_request_id().encode())
-        os._exit(0)
-    os.close(write)
-    os.waitpid(pid, 0)
-    child = os.read(read, 100).decode()
-    os.close(read)
-    mine = fault.new_request_id()
-    assert child[:28] != mine[:28]
