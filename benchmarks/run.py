@@ -41,6 +41,7 @@ from benchmarks import reference
 from benchmarks import report
 from benchmarks import rpc_floor
 from benchmarks import seed
+from benchmarks import servers
 from benchmarks import stack
 from tests.fixtures import processes
 
@@ -50,7 +51,7 @@ SIGNAL_WARMUP = 128
 RPC_CALLS = 4000
 SMALL_DB = 'swconfig_bench_small'
 PHASES = ('polls', 'tenant-view', 'signals', 'creation', 'list-creation',
-          'rpc-floor', 'heat-creation', 'heat-tenant-view')
+          'rpc-floor', 'heat-creation', 'heat-tenant-view', 'servers')
 #: The most deployments one list may create ([api] max_batch_deployments
 #: of the setups: the default).
 MAX_LIST = 1000
@@ -530,6 +531,35 @@ def _embedded(args: argparse.Namespace, workdir: str, port: int,
     setup = stack.start_embedded(workdir, config, port)
     rows += _all_phases(setup, 'embedded', sqlite_url, args, seeded, files,
                         labels, wrk, polls)
+    if 'servers' in args.phases:
+        rows += _servers(args, workdir, config, seeded, files, wrk)
+    return rows
+
+
+def _servers(args: argparse.Namespace, workdir: str, config: str,
+             seeded: seed.Seeded, files: dict[str, str],
+             wrk: str | None) -> list[phases.Row]:
+    """The embedded default's candidate servers (``benchmarks.servers``):
+    the reference and the API application under each, polled as the
+    embedded default is (closed loop, the main group)."""
+    servers.ensure_granian()
+    rows = []
+    for server in servers.SERVERS:
+        for app in servers.APPS:
+            common.log(f'server {server}: polling {app}')
+            setup = servers.start(server, app, workdir, config,
+                                  EMBEDDED_THREADS)
+            try:
+                if app == 'swconfig':
+                    _warm(setup, args, seeded.targets['main'])
+                rows.append(phases.poll(
+                    setup, REFERENCE if app == 'reference' else
+                    f'{app} {len(seeded.targets["main"]):,} servers',
+                    seeded.targets['main'], files['main'], wrk,
+                    args.concurrency, args.duration,
+                    args.conditional_every))
+            finally:
+                setup.stop()
     return rows
 
 
