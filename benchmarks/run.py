@@ -368,8 +368,9 @@ def _uwsgi(args: argparse.Namespace, workdir: str, name: str,
     """The API under uWSGI, one process x ``--uwsgi-threads`` on the
     production-like database, polled on ``UWSGI_SERVERS`` servers by as
     many pollers as threads (a keep-alive connection holds its thread),
-    after the in-memory reference under the same uWSGI; then the tenant
-    view."""
+    and through the tenant view; the in-memory reference under the same
+    uWSGI and the polls run twice, before and after the tenant view, and
+    each keeps the better run."""
     if 'polls' not in args.phases and 'tenant-view' not in args.phases:
         return []
     threads = args.uwsgi_threads
@@ -379,23 +380,34 @@ def _uwsgi(args: argparse.Namespace, workdir: str, name: str,
     config = stack.service_config(workdir, name, large_url, port,
                                   common.RABBIT_URL, args.pool_size,
                                   args.metadata_cache_size)
-    common.log(f'{name}: polling the in-memory reference')
-    setup = reference.start(name, workdir, processes.free_port(), 1,
+    limit = reference.start(name, workdir, processes.free_port(), 1,
                             threads, threads)
+
+    def poll_limit() -> phases.Row:
+        common.log(f'{name}: polling the in-memory reference')
+        return phases.poll(limit, REFERENCE, targets, files['uwsgi'], wrk,
+                           threads, args.duration, args.conditional_every)
+
     try:
-        rows = [phases.poll(setup, REFERENCE, targets, files['uwsgi'], wrk,
-                            threads, args.duration, args.conditional_every)]
-    finally:
-        setup.stop()
-    common.log(f'starting the API under uWSGI ({name}, 1 x {threads})')
-    setup = stack.start_uwsgi(workdir, config, port, name, threads)
-    try:
-        _warm(setup, args, seeded.targets['main'])
+        limits = [poll_limit()]
+        common.log(f'starting the API under uWSGI ({name}, 1 x {threads})')
+        setup = stack.start_uwsgi(workdir, config, port, name, threads)
+    except BaseException:
+        limit.stop()
+        raise
+    rows = []
+    polls = []
+
+    def poll() -> None:
         if 'polls' in args.phases:
             common.log(f'{name}: polling {label}')
-            rows.append(phases.poll(setup, label, targets, files['uwsgi'],
-                                    wrk, threads, args.duration,
-                                    args.conditional_every))
+            polls.append(phases.poll(setup, label, targets, files['uwsgi'],
+                                     wrk, threads, args.duration,
+                                     args.conditional_every))
+
+    try:
+        _warm(setup, args, seeded.targets['main'])
+        poll()
         if 'tenant-view' in args.phases:
             common.log(f'{name}: tenant metadata view')
             rows.append(phases.tenant_view(
@@ -403,9 +415,16 @@ def _uwsgi(args: argparse.Namespace, workdir: str, name: str,
                 files['tenant'], wrk, args.tenant_concurrency,
                 args.duration))
         rows.append(phases.idle_rss(setup))
+        # Both again: on a shared machine the other work comes and goes,
+        # so each keeps the better of its two runs.
+        limits.append(poll_limit())
+        poll()
     finally:
         setup.stop()
-    return rows
+        limit.stop()
+    best = [max(runs, key=lambda row: row.result.rate)
+            for runs in (limits, polls) if runs]
+    return best + rows
 
 
 def _heat(args: argparse.Namespace, workdir: str, port: int,
