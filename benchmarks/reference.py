@@ -20,7 +20,8 @@ ETag, a Last-Modified and ``Cache-Control: no-cache``, and a 304 when
 If-None-Match matches: the agent poll with nothing but the HTTP work, no
 routing, no token check, no database. It runs under the same server as
 each setup (cheroot in one process, as ``swconfig-all``; gunicorn with
-the same workers, threads and flags as the production-like setup), and
+the same workers, threads and flags as the production-like setup; uWSGI
+as the uWSGI setups run it), and
 the poll figures are reported as a fraction of it, measured in the same
 run on the same machine.
 
@@ -93,8 +94,14 @@ def serve(port: int, threads: int) -> None:
 def start(setup_name: str, workdir: str, port: int, workers: int,
           threads: int, clients: int) -> stack.Setup:
     """The reference under the server of ``setup_name``: gunicorn with
-    the production-like flags, or cheroot in one process."""
-    if setup_name == 'production':
+    the production-like flags, uWSGI with the uWSGI setup's, or cheroot
+    in one process."""
+    if setup_name in stack.UWSGI_MODES:
+        argv = stack.uwsgi_argv(setup_name, 'benchmarks.reference:'
+                                'application', port, 1, threads)
+        process = stack.Process(f'api-uwsgi-reference-{setup_name}', argv,
+                                workdir)
+    elif setup_name == 'production':
         argv = [sys.executable, '-m', 'gunicorn', '--workers', str(workers),
                 '--worker-class', 'gthread', '--threads', str(threads),
                 '--worker-connections',

@@ -17,7 +17,11 @@
 * production-like: the API under gunicorn (``gthread`` workers, so agents'
   keep-alive connections are served by a thread pool), two
   ``swconfig-engine`` processes, MariaDB, RabbitMQ;
-* embedded default: one ``swconfig-all`` (SQLite, in-process messaging).
+* embedded default: one ``swconfig-all`` (SQLite, in-process messaging);
+* uWSGI: the API under uWSGI (``pyuwsgi``), one process x ``threads``,
+  per connection (``--http-socket``: uWSGI closes each connection after
+  its answer, as agents poll) or keep-alive (``--http11-socket``, as
+  behind a load balancer), on the production-like database.
 
 Every process gets its own log file in the work directory; every process
 started here is stopped here, by its own process group.
@@ -212,6 +216,42 @@ def start_embedded(workdir: str, config_file: str, port: int) -> Setup:
     return setup
 
 
+#: Where ``benchmarks.reference`` is imported from under uWSGI.
+REPOSITORY = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+#: The uWSGI setups by name: (label, uWSGI's socket option).
+UWSGI_MODES = {'uwsgi': ('per connection', '--http-socket'),
+               'uwsgi-keepalive': ('keep-alive', '--http11-socket')}
+
+
+def uwsgi_argv(setup_name: str, app: str, port: int, processes: int,
+               threads: int) -> list[str]:
+    """uWSGI as the production page runs it (``lazy-apps``, threads),
+    without its request log, for ``setup_name`` of ``UWSGI_MODES``.
+    ``--http-socket`` closes each connection after its answer without
+    saying so, which wrk counts as an error: the header says it."""
+    socket = UWSGI_MODES[setup_name][1]
+    return [fixture_processes.script('uwsgi'), socket,
+            f'{common.HOST}:{port}', '--module', app, '--master',
+            '--processes', str(processes), '--threads', str(threads),
+            '--enable-threads', '--lazy-apps', '--need-app',
+            '--die-on-term', '--buffer-size', '65535', '--disable-logging',
+            '--listen', '1024', '--pythonpath', REPOSITORY,
+            *(['--add-header', 'Connection: close']
+              if setup_name == 'uwsgi' else [])]
+
+
+def start_uwsgi(workdir: str, config_file: str, port: int, setup_name: str,
+                threads: int) -> Setup:
+    """The API under uWSGI, one process x ``threads`` (``UWSGI_MODES``)."""
+    argv = uwsgi_argv(setup_name, 'swconfig.api.wsgi:application', port, 1,
+                      threads)
+    process = Process(f'api-uwsgi-{setup_name}', argv, workdir,
+                      env={'SWCONFIG_CONFIG_FILES': config_file}).start()
+    setup = Setup(setup_name, port, config_file, [process])
+    wait_ready(setup)
+    return setup
+
+
 def wait_ready(setup: Setup) -> None:
     deadline = time.monotonic() + common.START_TIMEOUT
     while time.monotonic() < deadline:
@@ -366,18 +406,18 @@ class Monitor:
 
 def groups_for(setup: Setup) -> dict[str, list[psutil.Process]]:
     """The processes to watch, by role. gunicorn's master only forks and
-    supervises; its workers serve."""
+    supervises (uWSGI's too); its workers serve."""
     groups: dict[str, list[psutil.Process]] = {}
     for process in setup.processes:
         tree = process.tree()
-        if process.name.startswith('api-gunicorn'):
+        if process.name.startswith(('api-gunicorn', 'api-uwsgi')):
             groups['api-master'] = tree[:1]
             groups['api-workers'] = tree[1:]
         elif process.name.startswith('engine'):
             groups.setdefault('engines', []).extend(tree)
         else:
             groups['swconfig-all'] = tree
-    if setup.name != 'embedded':
+    if setup.name != 'embedded':  # uWSGI's: the production database
         groups.update(external_processes())
     groups['client'] = []  # see Monitor.cpu
     return groups

@@ -43,18 +43,19 @@ from keystonemiddleware import auth_token
 from oslo_log import log
 from oslo_middleware import cors
 from oslo_middleware import http_proxy_to_wsgi
-from oslo_middleware import request_id
 
 from swconfig.api import dashboard
 from swconfig.api import healthcheck
 from swconfig.api import hooks
 from swconfig.api import router
 from swconfig.api.agent import endpoints as agent
+from swconfig.api.middleware import bypass
 from swconfig.api.middleware import concurrency
 from swconfig.api.middleware import fault
 from swconfig.api.middleware import noauth
 from swconfig.api.middleware import opaque_body
 from swconfig.api.middleware import ratelimit
+from swconfig.api.middleware import request_id
 from swconfig.common import config
 from swconfig.common import exception
 from swconfig.common import signing
@@ -66,10 +67,12 @@ LOG = log.getLogger(__name__)
 
 
 def _front(app: Any) -> Any:
-    """The middleware every request but the agents' passes first."""
+    """The middleware every request but the agents' passes first; CORS
+    and the proxy headers only for requests they act on."""
     app = fault.FaultWrapper(app, debug=CONF.debug)
-    app = http_proxy_to_wsgi.HTTPProxyToWSGI(app, CONF)
-    app = cors.CORS(app, CONF)
+    app = bypass.Bypass(http_proxy_to_wsgi.HTTPProxyToWSGI(app, CONF), app,
+                        bypass.proxy_headers_act_on)
+    app = bypass.Bypass(cors.CORS(app, CONF), app, bypass.cors_acts_on)
     return request_id.RequestId(app)
 
 

@@ -73,12 +73,27 @@ _DECISIONS = Decisions()
 _DECISIONS_LOCK = threading.Lock()
 
 
+#: Where a context keeps its credentials as ``_key`` spells them.
+_CREDENTIALS = '_swconfig_policy_credentials'
+
+
+def _credentials(context: RequestContext) -> tuple:
+    """The context's ``to_policy_values`` as a tuple, made once per
+    context: a request's context is checked twice or more (its admin-ness,
+    then the handler's rule), and its identity is never changed after it
+    is built (from the token's headers, or by the RPC layer)."""
+    credentials = getattr(context, _CREDENTIALS, None)
+    if credentials is None:
+        credentials = tuple(
+            (name, tuple(value) if isinstance(value, list) else value)
+            for name, value in context.to_policy_values().items())
+        setattr(context, _CREDENTIALS, credentials)
+    return credentials
+
+
 def _key(rule: str, target: dict[str, Any],
          context: RequestContext) -> tuple:
-    credentials = tuple(
-        (name, tuple(value) if isinstance(value, list) else value)
-        for name, value in context.to_policy_values().items())
-    return (rule, tuple(sorted(target.items())), credentials)
+    return (rule, tuple(sorted(target.items())), _credentials(context))
 
 
 def get_enforcer(conf: cfg.ConfigOpts = CONF) -> policy.Enforcer:

@@ -302,6 +302,25 @@ class RouteTable:
             f'GET /v1/openapi.json lists them all.')
 
 
+#: The agents' poll URL around its server id: checked before the table.
+_POLL_PREFIX, _, _POLL_SUFFIX = urls.AGENT_METADATA.partition('{server_id}')
+_POLL_METHODS = frozenset(('GET', 'HEAD'))
+
+
+def poll_server_id(method: str, path: str) -> str | None:
+    """The server id of an agent's poll (``GET|HEAD`` of
+    ``urls.AGENT_METADATA`` in its plain form: ASCII, no trailing slash),
+    or None to leave the request to the route table, which matches it the
+    same way. The poll is the most frequent request by far, so it is
+    recognised with a few string tests before anything else."""
+    if (method in _POLL_METHODS and path.startswith(_POLL_PREFIX)
+            and path.endswith(_POLL_SUFFIX) and path.isascii()):
+        server_id = path[len(_POLL_PREFIX):-len(_POLL_SUFFIX)]
+        if server_id and '/' not in server_id and '\x00' not in server_id:
+            return server_id
+    return None
+
+
 class Router:
     """The outermost WSGI app: match once, then hand on by access."""
 
@@ -317,6 +336,9 @@ class Router:
 
     def __call__(self, environ: dict, start_response: Any) -> Any:
         path = environ.get('PATH_INFO', '')
+        server_id = poll_server_id(environ['REQUEST_METHOD'], path)
+        if server_id is not None:
+            return self.agent_app.poll(server_id, environ, start_response)
         if (self.dashboard_app is not None
                 and dashboard.is_dashboard_path(path)):
             return self.dashboard_app(environ, start_response)

@@ -15,8 +15,8 @@
 """A rollout over a server group of 1,000 servers, each answered by a
 simulated agent that polls its signed metadata URL and POSTs the signal
 to the signed ``deploy_signal_id`` it finds there
-(tests/fixtures/stack_agents.py), on every backend of the agent-path stacks (SQLite embedded, MariaDB and
-PostgreSQL with RabbitMQ).
+(tests/fixtures/stack_agents.py), on every backend of the agent-path
+stacks (SQLite embedded, MariaDB and PostgreSQL with RabbitMQ).
 
 ``max_concurrency`` 10% must never let more than 100 deployments be
 IN_PROGRESS at once: checked from the deployments' events in the

@@ -42,12 +42,12 @@ from typing import Any
 import urllib.parse
 
 from oslo_log import log
-from oslo_middleware import request_id as request_id_middleware
 from webob import etag as webob_etag
 
 from swconfig.api.agent import metadata_cache
 from swconfig.api.agent import signal_notifier
 from swconfig.api.middleware import fault
+from swconfig.api.middleware import request_id as request_id_middleware
 from swconfig.api.openapi import spec
 from swconfig.common import context as swconfig_context
 from swconfig.common import exception
@@ -60,7 +60,7 @@ from swconfig.engine import rpcapi
 
 LOG = log.getLogger(__name__)
 
-REQUEST_ID_HEADER = request_id_middleware.HTTP_RESP_HEADER_REQUEST_ID
+REQUEST_ID_HEADER = request_id_middleware.HEADER
 #: An agent's answer: status line, headers, body.
 Answer = tuple[str, list[tuple[str, str]], bytes]
 
@@ -114,6 +114,14 @@ class AgentApp:
         start_response(status, [*headers, (REQUEST_ID_HEADER,
                                            fault.request_id(environ))])
         return [] if environ['REQUEST_METHOD'] == 'HEAD' else [content]
+
+    def poll(self, server_id: str, environ: dict,
+             start_response: Any) -> Any:
+        """``metadata`` for the router's poll fast path
+        (``router.poll_server_id``): the same answer, without a route
+        match."""
+        return self.serve(AgentApp.metadata, {'server_id': server_id},
+                          environ, start_response)
 
     @spec.operation('getAgentMetadata', 'Poll a server\'s metadata.',
                     tag=TAG, method='GET', no_token=True,
@@ -215,8 +223,13 @@ def _query_value(environ: dict, name: str) -> str | None:
     """The last value of a query parameter, as ``parse_qsl`` with blank
     values kept would give it (and webob's ``GET.get``), without building
     the whole list: it runs for every poll."""
+    query = environ.get('QUERY_STRING', '')
+    start = len(name) + 1
+    if (query[:start - 1] == name and query[start - 1:start] == '='
+            and '&' not in query and '%' not in query and '+' not in query):
+        return query[start:]  # an agent's URL: the parameter alone
     value = None
-    for item in environ.get('QUERY_STRING', '').split('&'):
+    for item in query.split('&'):
         key, _, found = item.partition('=')
         if key != name and ('%' in key or '+' in key):
             key = urllib.parse.unquote_plus(key)

@@ -166,10 +166,14 @@ class MetadataCache:
             self._refresh()
         if self._warm and self._warming_fork != _FORKS[0]:
             self._start_warming()
-        with self._lock:
-            entry = self._entries.get(server_id)
-            if entry is not None:
+        # Without the lock: each OrderedDict call is atomic (C, str keys),
+        # and an entry dropped between the two is simply not moved.
+        entry = self._entries.get(server_id)
+        if entry is not None:
+            try:
                 self._entries.move_to_end(server_id)
+            except KeyError:
+                pass
         return entry
 
     def load(self, server_id: str) -> Entry | None:

@@ -24,14 +24,13 @@ from http import HTTPStatus
 import json
 import traceback
 from typing import Any
-import uuid
 
 from oslo_log import log
 import oslo_messaging as messaging
-from oslo_middleware import request_id as request_id_middleware
 import webob
 import webob.exc
 
+from swconfig.api.middleware import request_id as request_id_middleware
 from swconfig.common import exception
 from swconfig.conf import CONF
 from swconfig.db import api as db_api
@@ -99,11 +98,12 @@ def exception_response(exc: BaseException,
 
 
 def request_id(environ: dict) -> str:
-    """The request's id (oslo.middleware's, when it ran), made if none."""
+    """The request's id (the request id middleware's, when it ran), made
+    if none."""
     value = environ.get(request_id_middleware.ENV_REQUEST_ID)
     if value is None:
         value = environ[request_id_middleware.ENV_REQUEST_ID] = (
-            f'req-{uuid.uuid4()}')
+            request_id_middleware.new_request_id())
     return value
 
 
@@ -111,8 +111,7 @@ def render(exc: BaseException, environ: dict, start_response: Any) -> Any:
     """Answer ``exc`` with the error body, outside the middleware chain
     (the router's 404/405 and the agents' endpoints)."""
     response = exception_response(exc, debug=CONF.debug)
-    response.headers[request_id_middleware.HTTP_RESP_HEADER_REQUEST_ID] = (
-        request_id(environ))
+    response.headers[request_id_middleware.HEADER] = request_id(environ)
     return response(environ, start_response)
 
 

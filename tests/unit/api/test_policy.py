@@ -221,3 +221,22 @@ def test_admin_ness_is_reused_and_reset_forgets_it(conf, monkeypatch):
     policy.reset()
     policy.get_enforcer(conf)  # a new enforcer, which decides again
     assert policy.check_is_admin(_context(A)) is True
+
+
+def test_a_contexts_credentials_are_read_once(conf):
+    """A request's admin-ness and its rule are keyed by the same
+    credentials, read from the context once (oslo.policy reads them too
+    when it decides: the decisions are made first)."""
+    target = {'project_id': PROJECT}
+    policy.check_is_admin(_context(M))
+    policy.authorize('software_configs:create', target, _context(M))
+    context = _context(M)
+    real = context.to_policy_values
+    reads = []
+    context.to_policy_values = lambda: reads.append(1) or real()
+    assert policy.check_is_admin(context) is False
+    policy.authorize('software_configs:create', target, context)
+    assert len(reads) == 1
+    with pytest.raises(exception.PolicyNotAuthorized):
+        policy.authorize('software_configs:create', {'project_id': PROJECT},
+                         _context(R))

@@ -118,6 +118,12 @@ class _Recorder:
 class _Agent:
     def __init__(self):
         self.project_requests = 0
+        self.polls: list[str] = []
+
+    def poll(self, server_id, environ, start_response):
+        self.polls.append(server_id)
+        start_response('200 OK', [])
+        return [b'poll']
 
     def serve(self, handler, args, environ, start_response):
         start_response('200 OK', [])
@@ -177,6 +183,43 @@ def test_the_dashboard_is_served_beside_the_table():
     assert _call(app, 'GET', '/dashboards') == ('200 OK', b'project')
     assert isinstance(project.seen[-1][router.MATCH_KEY].error,
                       exception.RouteNotFound)
+
+
+POLL_PATHS = [
+    '/agent/servers/s1/metadata', '/agent/servers/s1/metadata/',
+    '/agent/servers//metadata', '/agent/servers/metadata',
+    '/agent/servers/a/b/metadata', '/agent/servers/s\x00/metadata',
+    '/agent/servers/caf\xc3\xa9/metadata', '/agent/servers/\xff/metadata',
+    '/agent/servers/s1/metadatax', '/agent/servers/s1/metadata/signal',
+    '/xagent/servers/s1/metadata', '/agent/deployments/d/signal',
+    '/v1/p/software_deployments/metadata/s1', '/',
+]
+
+
+@pytest.mark.parametrize('path', POLL_PATHS)
+@pytest.mark.parametrize('method', ['GET', 'HEAD', 'PUT', 'POST'])
+def test_the_poll_fast_path_agrees_with_the_table(method, path):
+    server_id = router.poll_server_id(method, path)
+    if server_id is None:
+        return  # left to the table
+    match = _match(method, path)
+    assert match.handler is agent.AgentApp.metadata
+    assert match.args == {'server_id': server_id}
+
+
+def test_plain_polls_take_the_fast_path(inprocess_stack):
+    agent_app = _Agent()
+    app = router.Router(TABLE, agent_app, _Recorder('public'),
+                        _Recorder('project'))
+    for method in ('GET', 'HEAD'):
+        assert _call(app, method, '/agent/servers/s-1/metadata') == (
+            '200 OK', b'poll')
+    # What the fast path leaves goes through the table to ``serve``.
+    assert _call(app, 'GET', '/agent/servers/s-1/metadata/') == (
+        '200 OK', b'agent')
+    assert agent_app.polls == ['s-1', 's-1']
+    status, _ = _call(app, 'PUT', '/agent/servers/s-1/metadata')
+    assert status.startswith('405')
 
 
 def test_a_segment_spelled_like_a_placeholder_is_a_value():

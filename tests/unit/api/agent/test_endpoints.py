@@ -25,7 +25,8 @@ from swconfig.api.agent import endpoints
     '', 'token=abc', 'token=abc&revision=2', 'revision=2&token=a.b-c_d',
     'token=one&token=two', 'token=', 'token', 'token=a%2Eb', 'tok%65n=x',
     'token=a+b', 'token=%ZZ', 'x=1&&token=y&', 'token=a=b', '=x&token=1',
-    'token=caf%C3%A9', 'tokenx=1', 'a;token=1',
+    'token=caf%C3%A9', 'tokenx=1', 'a;token=1', 'token==', 'token=a;b',
+    'toke=1', 'token=a%', 'token=a&', '&token=a', 'Token=a',
 ])
 def test_query_value_is_what_parse_qsl_gives(query):
     expected = None

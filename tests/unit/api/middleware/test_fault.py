@@ -318,3 +318,4 @@ def test_refusals_logged_once_per_outage_are_not_errors_each_time(
     assert _error_body(response)['error']['type'] == 'ServiceUnavailable'
     errors = [r for r in caplog.records if r.levelname == 'ERROR']
     assert len(errors) == (1 if logged_each else 0), caplog.text
+

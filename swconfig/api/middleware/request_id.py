@@ -1,0 +1,83 @@
+# Copyright 2026 swconfig developers
+#
+#    Licensed under the Apache License, Version 2.0 (the "License"); you may
+#    not use this file except in compliance with the License. You may obtain
+#    a copy of the License at
+#
+#         http://www.apache.org/licenses/LICENSE-2.0
+#
+#    Unless required by applicable law or agreed to in writing, software
+#    distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+#    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+#    License for the specific language governing permissions and limitations
+#    under the License.
+
+"""The request id every answer carries, as oslo.middleware's ``RequestId``
+sets it, in plain WSGI.
+
+Same behaviour: a valid ``X-Openstack-Request-Id`` from the caller becomes
+the global request id (``openstack.global_request_id``), a new id goes
+into ``openstack.request_id`` and, unless the answer has one already,
+into its ``x-openstack-request-id`` header. Without webob and with ids
+from ``new_request_id`` (no system call), it costs a tenth of oslo's,
+which was a third of a tenant metadata read.
+"""
+
+import itertools
+import os
+import re
+from typing import Any
+import uuid
+
+from oslo_middleware import request_id as oslo_request_id
+
+ENV_REQUEST_ID = oslo_request_id.ENV_REQUEST_ID
+GLOBAL_REQ_ID = oslo_request_id.GLOBAL_REQ_ID
+HEADER = oslo_request_id.HTTP_RESP_HEADER_REQUEST_ID
+_INBOUND = 'HTTP_' + oslo_request_id.INBOUND_HEADER.upper().replace('-', '_')
+_ID_FORMAT = re.compile(oslo_request_id.ID_FORMAT)
+_HEADER_LOWER = HEADER.lower()
+
+
+def _prefix() -> str:
+    """``req-`` and the first 24 characters of a random UUID: a new one
+    in each process (and forked worker)."""
+    return f'req-{str(uuid.uuid4())[:24]}'
+
+
+#: Ids are ``req-`` + a UUID whose last 12 hex digits count the process's
+#: requests: unique like ``uuid4()``'s, without reading the kernel's
+#: random source (a system call) on every request, which was the largest
+#: item of an agent poll's time.
+_PREFIX = [_prefix()]
+_COUNTER = itertools.count()
+_MASK = (1 << 48) - 1
+os.register_at_fork(after_in_child=lambda: _PREFIX.__setitem__(
+    0, _prefix()))
+
+
+def new_request_id() -> str:
+    """A new request id in oslo's form (``req-`` + a UUID)."""
+    return f'{_PREFIX[0]}{next(_COUNTER) & _MASK:012x}'
+
+
+class RequestId:
+    """oslo.middleware's ``RequestId``, without webob."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    def __call__(self, environ: dict, start_response: Any) -> Any:
+        inbound = environ.get(_INBOUND)
+        if inbound and _ID_FORMAT.match(inbound):
+            environ[GLOBAL_REQ_ID] = inbound
+        value = environ[ENV_REQUEST_ID] = new_request_id()
+
+        def with_id(status: str, headers: list, exc_info: Any = None
+                    ) -> Any:
+            if not any(name.lower() == _HEADER_LOWER
+                       for name, _ in headers):
+                headers = [*headers, (HEADER, value)]
+            return start_response(status, headers, exc_info)
+
+        return self.app(environ, with_id)
