@@ -102,8 +102,8 @@ def test_racing_writers_keep_the_newest_time(facade):
     """Two threads (each its own connection, as two API workers) write
     opposite orders of the same servers' times at once."""
     ids = _servers(facade, 600)
-    older = {server_id: T0 for server_id in ids}
-    newer = {server_id: T0 + SECOND for server_id in ids}
+    older = dict.fromkeys(ids, T0)
+    newer = dict.fromkeys(ids, T0 + SECOND)
     errors = []
 
     def write(times: dict) -> None:
