@@ -17,15 +17,20 @@ per poll.
 
 A valid metadata poll (``swconfig.api.agent.endpoints``) calls ``note``:
 one dict assignment of ``server_id -> time.time()`` in this process's
-memory. A daemon thread, started by the first note of each process (so
-after a fork too: a worker forked from a parent that already polled
-starts its own), writes the times noted since its last round every
+memory. A daemon thread, started by the first note of each process,
+writes the times noted since its last round every
 ``[api] poll_time_interval`` seconds through
 ``db_api.server_poll_times_store`` (one UPDATE per 500 servers, a time
 only ever moved forward, as several API workers write). A failed write is
 logged and retried with the next round; the newest time of each server is
 kept in memory meanwhile. What is noted is also written, best effort, at
 exit.
+
+A worker forked from a parent that already polled starts a writer of
+its own: at once after ``os.fork`` (cheroot's and gunicorn's workers),
+and within two intervals under uWSGI, which forks without Python's fork
+hooks: a note compares the pid (a system call, a few times the cost of
+the rest of a note) only once the writer has missed its rounds.
 
 The hot path takes no lock: the writer thread copies the dict (one C call
 under the GIL) and remembers what it wrote, instead of swapping or
@@ -44,6 +49,9 @@ from swconfig.conf import CONF
 from swconfig.db import api as db_api
 
 LOG = log.getLogger(__name__)
+# Bound once: the hot path looks up no module attribute.
+_getpid = os.getpid
+_clock = time.time
 
 #: A server that has not polled for this long is forgotten by the writer
 #: (its last time is in the database by then).
@@ -71,6 +79,16 @@ class Recorder:
         self._flushing = threading.Lock()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
+        #: Until then a note trusts this is still the recorder of its
+        #: process; the writer moves it on every round. Past it (a
+        #: forked child whose parent's writer did not come along, or a
+        #: writer stuck on the database) a note compares the pid: a
+        #: system call, so not on every poll.
+        self.check_after = (_clock() + self.grace() if interval > 0
+                            else float('inf'))
+
+    def grace(self) -> float:
+        return 2 * self.interval + 1
 
     def start(self) -> None:
         if self.interval <= 0:
@@ -87,6 +105,7 @@ class Recorder:
 
     def _run(self) -> None:
         while not self._stop.wait(self.interval):
+            self.check_after = _clock() + self.grace()
             self.flush()
 
     def flush(self) -> int:
@@ -130,37 +149,50 @@ def _utc(epoch: float) -> datetime.datetime:
         epoch, datetime.timezone.utc).replace(tzinfo=None)
 
 
-# Not yet started in any process: the first note's pid check starts it.
-_recorder = Recorder.__new__(Recorder)
-_recorder.pid = -1
+class _NotStarted:
+    """No recorder in any process yet: the first note's pid check
+    starts one."""
+
+    pid = -1
+    check_after = float('-inf')
+
+
+_recorder: Recorder | _NotStarted = _NotStarted()
 _start_lock = threading.Lock()
 
 
 def note(server_id: str) -> None:
     """A valid poll of ``server_id``'s metadata, now. The agents' hot
-    path: a pid check and one dict assignment."""
+    path: a clock read, a comparison and one dict assignment."""
     recorder = _recorder
-    if recorder.pid != os.getpid():
+    now = _clock()
+    if now > recorder.check_after and recorder.pid != _getpid():
         recorder = _start()
-    recorder.times[server_id] = time.time()
+    recorder.times[server_id] = now
 
 
 def _start() -> Recorder:
     """This process's recorder, started on its first note (and again in
-    a forked child, whose parent's thread did not come along)."""
+    a forked child, whose parent's thread did not come along: the notes
+    the child made meanwhile are taken over, its parent's too, which
+    only writes those again)."""
     global _recorder
     with _start_lock:
-        if _recorder.pid != os.getpid():
+        recorder = _recorder
+        if not isinstance(recorder, Recorder) or recorder.pid != _getpid():
+            inherited = recorder
             recorder = Recorder(CONF.api.poll_time_interval)
+            if isinstance(inherited, Recorder) and recorder.interval > 0:
+                recorder.times.update(inherited.times.copy())
             recorder.start()
             _recorder = recorder
-        return _recorder
+        return recorder
 
 
 def flush() -> int:
     """Write this process's noted times now (at exit, and for tests)."""
     recorder = _recorder
-    if recorder.pid != os.getpid():
+    if not isinstance(recorder, Recorder) or recorder.pid != _getpid():
         return 0
     return recorder.flush()
 
@@ -171,10 +203,20 @@ def reset() -> None:
     global _recorder
     with _start_lock:
         recorder = _recorder
-        if recorder.pid == os.getpid():
+        if isinstance(recorder, Recorder) and recorder.pid == _getpid():
             recorder.stop()
-        _recorder = Recorder.__new__(Recorder)
-        _recorder.pid = -1
+        _recorder = _NotStarted()
 
 
+def _after_fork() -> None:
+    """In a child forked by ``os.fork`` (uWSGI forks without running
+    this: there the recorder's ``check_after`` passes): its next note
+    starts its own writer. A child forked while another thread held the
+    start lock would otherwise wait for it forever."""
+    global _start_lock
+    _start_lock = threading.Lock()
+    _recorder.check_after = float('-inf')
+
+
+os.register_at_fork(after_in_child=_after_fork)
 atexit.register(flush)

@@ -150,7 +150,9 @@ def test_a_forked_child_starts_its_own_writer(db):
                 poll_times.note('b')
                 own = poll_times._recorder
                 ok = (own is not parent and own.pid == os.getpid()
-                      and set(own.times) == {'b'} and len(_writers()) == 1
+                      # the parent's note comes along (written again)
+                      and set(own.times) == {'a', 'b'}
+                      and len(_writers()) == 1
                       and _writers()[0].is_alive())
                 os.write(write, b'ok' if ok else b'no')
             finally:
@@ -161,3 +163,24 @@ def test_a_forked_child_starts_its_own_writer(db):
         os.waitpid(child, 0)
         assert answer == b'ok'
         assert poll_times._recorder is parent
+
+
+def test_a_child_forked_without_fork_hooks_takes_over(db):
+    """uWSGI forks its workers in C: no ``os.register_at_fork`` hook runs,
+    the child holds its parent's recorder (another pid) and no writer.
+    Once that recorder's rounds are overdue, a note starts the child's
+    own recorder, with the notes made meanwhile."""
+    with _interval(3600):
+        poll_times.note('a')
+        inherited = poll_times._recorder
+        inherited.pid = -2  # as the parent's, seen from the child
+        poll_times.note('b')  # rounds not yet overdue: trusted
+        assert poll_times._recorder is inherited
+        inherited.check_after = time.time() - 1  # the parent's writer
+        poll_times.note('c')  # ... did not come along
+        own = poll_times._recorder
+        assert own is not inherited and own.pid == os.getpid()
+        assert set(own.times) == {'a', 'b', 'c'}
+        inherited.stop()
+        assert poll_times.flush() == 3
+    assert all(_stored(db).values())
