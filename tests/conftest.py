@@ -51,6 +51,8 @@ def inprocess_stack(tmp_path_factory):
     CONF.set_override('generate_signing_key', True, group='agent')
     # webtest's requests go to http://localhost: agents are told so.
     CONF.set_override('public_url', 'http://localhost', group='api')
+    # Last poll times written within a second, not the default 15.
+    CONF.set_override('poll_time_interval', 1, group='api')
     CONF.set_override('connection', config.sqlite_url(str(state)),
                       group='database')
     CONF.set_override('topic', f'swconfig-test-{uuid.uuid4().hex[:8]}',
@@ -79,7 +81,8 @@ def _separate_stack(backend: str, workdir: str):
                             'state_path': workdir},
                 'agent': {'signing_keys': 'test:' + 'k' * 32},
                 'database': {'connection': url},
-                'api': {'bind_host': '127.0.0.1', 'bind_port': port},
+                'api': {'bind_host': '127.0.0.1', 'bind_port': port,
+                        'poll_time_interval': 1},
                 'engine': {'topic': f'swconfig-test-{uuid.uuid4().hex}'},
             })
         subprocess.run([processes.script('swconfig-manage'),

@@ -61,7 +61,9 @@ def server(row: dict, labels: dict[str, str] | None = None) -> dict:
     return {'server_id': row['id'], 'project_id': row['tenant'],
             'creation_time': format_time(row['created_at']),
             'metadata_updated_time': format_time(row['updated_at']),
-            'metadata_etag': row['etag'], 'labels': labels or {}}
+            'metadata_etag': row['etag'],
+            'last_poll_time': format_time(row['last_poll_at']),
+            'labels': labels or {}}
 
 
 def server_group_summary(row: dict) -> dict:

@@ -53,7 +53,7 @@ DEPLOYMENT_LIST = ('id', 'name', 'server_id', 'action', 'status',
                    'creation_time')
 EVENT = ('time', 'action', 'old_status', 'new_status', 'reason')
 SERVER = ('server_id', 'project_id', 'labels', 'creation_time',
-          'metadata_updated_time')
+          'metadata_updated_time', 'last_poll_time')
 SERVER_GROUP = ('id', 'name', 'selector', 'servers', 'members',
                 'project_id', 'creation_time', 'updated_time')
 SERVER_GROUP_LIST = ('id', 'name', 'selector', 'creation_time',

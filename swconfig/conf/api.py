@@ -145,6 +145,16 @@ opts = [
                       'query) and drops them; a change committed by any '
                       'API worker or engine is served by every worker '
                       'within this bound.'),
+    cfg.IntOpt('poll_time_interval',
+               default=15,
+               min=0,
+               help='How many seconds the last poll time of a server '
+                    '(last_poll_time in the server API, the dashboard\'s '
+                    '"Last poll") may lag behind its agent\'s latest valid '
+                    'metadata poll. Each API worker notes polls in memory '
+                    'and writes them at this interval, one UPDATE per 500 '
+                    'servers, instead of writing once per poll. 0 turns '
+                    'recording off: last_poll_time then stays as it was.'),
     cfg.BoolOpt('dashboard',
                 default=True,
                 help='Serve the web dashboard at /dashboard/: static pages '

@@ -114,6 +114,7 @@ server_documents_store_many = servers.server_documents_store_many
 server_get = servers.server_get
 server_get_all = servers.server_get_all
 server_owner = servers.server_owner
+server_poll_times_store = servers.server_poll_times_store
 server_push_done = servers.server_push_done
 server_push_pending = servers.server_push_pending
 servers_get_many = servers.servers_get_many

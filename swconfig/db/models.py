@@ -163,6 +163,10 @@ class Server(Base):
     #: Swift object or Zaqar queue (POLL_TEMP_URL, ZAQAR_MESSAGE).
     push_pending = sa.Column(sa.Boolean, nullable=False, default=False,
                              server_default=sa.false())
+    #: When the agent last fetched the document with a valid token (NULL:
+    #: never). Written late, in batches, by the API workers
+    #: (``swconfig.api.agent.poll_times``); only ever moves forward.
+    last_poll_at = sa.Column(types.timestamp(), nullable=True)
 
 
 class ServerLabel(Base):

@@ -17,6 +17,9 @@ targets one, owned by the project that registered it, each holding the
 metadata document its agent polls, rendered again whenever one of its
 deployments changes.
 
+Agents' poll times (``last_poll_at``) are written in batches by the API
+workers, never moved backwards.
+
 Storing a server's document and removing a server each log a change
 (``server_change``) in the same transaction: the API workers' metadata
 caches read that log. Documents of servers that poll Swift or Zaqar are
@@ -24,7 +27,9 @@ also marked for an engine to push, which clears the mark only if the
 document did not change again meanwhile.
 """
 
+from collections.abc import Mapping
 from collections.abc import Sequence
+import itertools
 from typing import Any
 
 from oslo_utils import timeutils
@@ -436,3 +441,32 @@ def agent_server_changes_purge(before: Any) -> int:
     with engine.begin() as connection:
         return connection.execute(_CHANGE.delete().where(
             _CHANGE.c.changed_at < before)).rowcount
+
+
+#: Servers whose last poll time one UPDATE writes.
+POLL_TIMES_CHUNK = 500
+
+
+def server_poll_times_store(times: Mapping[str, Any]) -> None:
+    """Record when agents last polled: ``{server_id: naive UTC time}``.
+
+    One UPDATE per ``POLL_TIMES_CHUNK`` servers, each its own transaction
+    on the agent path's engine, setting each server's time by a CASE on
+    its id, and only where it moves the stored time forward: several API
+    workers write, each with the polls it served. Unknown (deleted)
+    servers are ignored.
+    """
+    engine, _statements = agent_engine()
+    column = _SERVER.c.last_poll_at
+    items = iter(sorted(times.items()))  # one lock order for every writer
+    while chunk := list(itertools.islice(items, POLL_TIMES_CHUNK)):
+        polled = sa.case(
+            *((_SERVER.c.id == server_id, sa.literal(polled_at, column.type))
+              for server_id, polled_at in chunk))
+        statement = (
+            sa.update(_SERVER)
+            .where(_SERVER.c.id.in_([server_id for server_id, _ in chunk]),
+                   sa.or_(column.is_(None), column < polled))
+            .values(last_poll_at=polled))
+        with engine.begin() as connection:
+            connection.execute(statement)

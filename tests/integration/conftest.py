@@ -72,7 +72,9 @@ def embedded_service(tmp_path_factory):
     config_file = processes.write_config(
         os.path.join(workdir, 'swconfig.conf'), {
             'DEFAULT': {'state_path': state_path},
-            'api': {'bind_host': processes.HOST, 'bind_port': port},
+            # Last poll times within a second (the dashboard shows them).
+            'api': {'bind_host': processes.HOST, 'bind_port': port,
+                    'poll_time_interval': 1},
         })
     process = processes.SwconfigProcess('swconfig-all', config_file,
                                         workdir).start()

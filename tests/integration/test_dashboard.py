@@ -32,7 +32,9 @@ load; every request the pages made went to ``/v1/...`` or
 import json
 import os
 import pathlib
+import re
 import subprocess
+import time
 import urllib.parse
 import uuid
 
@@ -233,6 +235,17 @@ def test_dashboard_walk(dash, embedded_service, server, tmp_path):
                                                      'main tbody tr')}
         assert 'no deployments' in rows[silent]
         assert 'COMPLETE all answered' in rows[answered]
+        # The answered server's agent polled: its last poll time shows
+        # (written within [api] poll_time_interval, 1 s here); the
+        # silent one never polled.
+        polled = _last_polls(dash, answered)
+        assert polled[silent] == 'never'
+        shown = _api('GET', f'{api}/servers/{urllib.parse.quote(answered)}'
+                     ).json()['server']['last_poll_time']
+        # Polls go on: the API may already have a later time.
+        assert re.fullmatch(r'\d{4}-\d\d-\d\d \d\d:\d\d:\d\dZ',
+                            polled[answered]), polled
+        assert polled[answered] <= shown.replace('T', ' ')
         dash.shot('10-servers')
         dash.link(silent)
         dash.heading(f'Server {silent}')
@@ -241,6 +254,10 @@ def test_dashboard_walk(dash, embedded_service, server, tmp_path):
         dash.link(answered)
         dash.heading(f'Server {answered}')
         dash.wait_text('main', 'Current document')
+        last_poll = dash.driver.find_element(
+            dash.by.XPATH, '//dt[text()="Last poll"]/following-sibling::dd')
+        assert last_poll.find_element(dash.by.TAG_NAME, 'time'
+                                      ).get_attribute('datetime') >= shown
         dash.shot('11-server-detail')
 
         # A rollout: its progress bar fills without a reload.
@@ -296,6 +313,27 @@ def test_dashboard_walk(dash, embedded_service, server, tmp_path):
               or not urllib.parse.urlsplit(url).path.startswith(
                   ('/v1/', '/dashboard/'))]
     assert strays == []
+
+
+def _last_polls(dash: Dash, polled: str, timeout: float = 20
+                ) -> dict[str, str]:
+    """{server: its "Last poll" cell} of the servers page, reloaded until
+    ``polled`` shows a time (the API writes poll times a little late)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        dash.open('servers')
+        dash.wait_text('main table', polled)
+        headers = [cell.text for cell in dash.driver.find_elements(
+            dash.by.CSS_SELECTOR, 'main thead th')]
+        column = headers.index('Last poll')
+        cells = {}
+        for row in dash.driver.find_elements(dash.by.CSS_SELECTOR,
+                                             'main tbody tr'):
+            texts = [cell.text for cell in row.find_elements(
+                dash.by.CSS_SELECTOR, 'th, td')]
+            cells[texts[0]] = texts[column]
+        if cells[polled] != 'never' or time.monotonic() > deadline:
+            return cells
 
 
 def _api(method: str, url: str, **kwargs) -> requests.Response:

@@ -35,10 +35,12 @@ import time
 import uuid
 
 import pytest
+import requests
 
 from tests.fixtures import agent_stacks
 from tests.fixtures import agents
 from tests.fixtures import processes
+from tests.fixtures.waiting import wait_for
 
 #: Runs the rest of its arguments with SIGINT's default disposition.
 AS_FROM_A_TERMINAL = (
@@ -253,6 +255,7 @@ def test_deployment_and_server_commands(cli, service, project):
     servers = cli('server', 'list', '-f', 'json').ok().json()
     assert [s['server_id'] for s in servers] == [server]
     assert servers[0]['project_id'] == project
+    assert servers[0]['last_poll_time'] is None  # no agent polled yet
     metadata = cli('server', 'metadata', 'show', server, '-f',
                    'json').ok().json()
     assert [m['name'] for m in metadata] == ['greeter']
@@ -262,6 +265,16 @@ def test_deployment_and_server_commands(cli, service, project):
                'os_collect_config_conf').ok().stdout
     assert 'collectors = request' in conf
     assert f'/agent/servers/{server}/metadata?token=' in conf
+    # Its agent polls once: the commands show when (the API writes it
+    # within [api] poll_time_interval, 1 s on this stack).
+    metadata_url = cli('server', 'agent-config', server, '-f', 'json').ok(
+        ).json()['os-collect-config']['request']['metadata_url']
+    assert requests.get(metadata_url, timeout=30).status_code == 200
+    polled = wait_for(lambda: cli('server', 'show', server, '-f', 'json').ok(
+        ).json()['last_poll_time'], 30, 'the last poll time')
+    assert polled.endswith('Z') and polled >= servers[0]['creation_time']
+    listed = cli('server', 'list', '-f', 'json').ok().json()
+    assert listed[0]['last_poll_time'] >= polled
 
     signal(service, project, created['id'],
            {'greeting': 'hello you', 'deploy_status_code': 0})

@@ -45,6 +45,7 @@ from oslo_log import log
 from webob import etag as webob_etag
 
 from swconfig.api.agent import metadata_cache
+from swconfig.api.agent import poll_times
 from swconfig.api.agent import signal_notifier
 from swconfig.api.middleware import fault
 from swconfig.api.middleware import request_id as request_id_middleware
@@ -151,6 +152,7 @@ class AgentApp:
                          'token', server_id)
                 raise exception.Forbidden('Invalid metadata token.')
             entry.verified = (ring, token)
+        poll_times.note(server_id)
         header = environ.get('HTTP_IF_NONE_MATCH')
         # os-collect-config sends back the ETag it got, as is.
         if header and entry.etag and (

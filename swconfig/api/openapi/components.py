@@ -155,6 +155,12 @@ RESPONSE_SCHEMAS: dict[str, dict] = {
         'creation_time': _TIME,
         'metadata_updated_time': {'anyOf': [_TIME, {'type': 'null'}]},
         'metadata_etag': _nullable('string'),
+        'last_poll_time': {
+            'anyOf': [_TIME, {'type': 'null'}],
+            'description': 'When the server\'s agent last fetched its '
+                           'metadata with a valid token; null if it never '
+                           'did. Up to ``[api] poll_time_interval`` seconds '
+                           'late.'},
         'labels': {'type': 'object',
                    'additionalProperties': {'type': 'string'},
                    'description': 'The labels server group selectors '

@@ -26,6 +26,12 @@ export function agentStatus(deployments) {
            + `${deployments.length - answered.length} expect no signal`);
 }
 
+// When the agent last fetched its document (the API writes it a few
+// seconds late); "never" in words, not a dash, when it has not polled yet.
+function lastPoll(server) {
+  return server.last_poll_time ? time(server.last_poll_time) : 'never';
+}
+
 function byServer(deployments) {
   const found = new Map();
   for (const deployment of deployments) {
@@ -44,6 +50,7 @@ export async function list(main, {signal}) {
     table(`${servers.length} servers`, [
       ['Server', (s) => link(`servers/${api.q(s.server_id)}`, s.server_id)],
       ['Agent', (s) => agentStatus(grouped.get(s.server_id) || [])],
+      ['Last poll', (s) => lastPoll(s)],
       ['Document changed', (s) => time(s.metadata_updated_time)],
       ['Labels', (s) => Object.entries(s.labels || {})
         .map(([k, v]) => `${k}=${v}`).join(', ') || '—'],
@@ -61,6 +68,7 @@ export async function detail(main, {id, signal}) {
   fill(main, h('h1', {}, `Server ${server.server_id}`),
     definitions([
       ['Agent', agentStatus(deployments)],
+      ['Last poll', lastPoll(server)],
       ['Registered', time(server.creation_time)],
       ['Document changed', time(server.metadata_updated_time)],
       ['Labels', Object.entries(server.labels || {})

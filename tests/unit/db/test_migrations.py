@@ -373,6 +373,15 @@ ROWS_AT = {
              'reason': '2 targets', 'created_at': T0 + 15 * SECOND},
         ],
     },
+    'e8f1a6c3b274': {
+        'server': [
+            {'id': 'server-5', 'tenant': 'p1', 'base_url': None,
+             'token_revision': 1, 'document': '{}', 'etag': '"e-5"',
+             'document_revision': 1, 'created_at': T0 + 16 * SECOND,
+             'updated_at': T0 + 16 * SECOND, 'config_transport': None,
+             'push_pending': False, 'last_poll_at': T0 + 17 * SECOND},
+        ],
+    },
 }
 
 

@@ -1,0 +1,186 @@
+# Copyright 2026 swconfig developers
+#
+#    Licensed under the Apache License, Version 2.0 (the "License"); you may
+#    not use this file except in compliance with the License. You may obtain
+#    a copy of the License at
+#
+#         http://www.apache.org/licenses/LICENSE-2.0
+#
+#    Unless required by applicable law or agreed to in writing, software
+#    distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+#    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+#    License for the specific language governing permissions and limitations
+#    under the License.
+
+"""The API workers' poll time recorder (``poll_times``) on a real SQLite
+file: notes written by its thread, a failed write (the table gone for a
+moment) keeps the notes, interval 0 records nothing, and a forked child
+starts a writer of its own."""
+
+import contextlib
+import datetime
+import logging
+import os
+import threading
+import time
+
+from oslo_db.sqlalchemy import enginefacade
+import pytest
+import sqlalchemy as sa
+
+from swconfig.api.agent import poll_times
+from swconfig.conf import CONF
+from swconfig.db import migration
+from swconfig.db import models
+from swconfig.db import session
+from tests.fixtures.waiting import wait_for
+
+_SERVER = models.Server.__table__
+CREATED = datetime.datetime(2026, 12, 5, 10, 0, 0)
+
+
+@pytest.fixture(scope='module')
+def facade(tmp_path_factory):
+    path = tmp_path_factory.mktemp('poll-times-db') / 'swconfig.sqlite'
+    facade = enginefacade.transaction_context()
+    facade.configure(connection=f'sqlite:///{path}', sqlite_fk=True)
+    migration.upgrade('head', engine=facade.writer.get_engine())
+    yield facade
+    facade.dispose_pool()
+
+
+@pytest.fixture
+def db(facade):
+    reset = session.context_manager.patch_factory(facade)
+    engine = facade.writer.get_engine()
+    with engine.begin() as connection:
+        connection.execute(_SERVER.insert(), [
+            {'id': server_id, 'tenant': 'p1', 'token_revision': 1,
+             'document_revision': 0, 'created_at': CREATED,
+             'updated_at': CREATED}
+            for server_id in ('a', 'b', 'c')])
+    poll_times.reset()
+    try:
+        yield engine
+    finally:
+        poll_times.reset()
+        reset()
+        with engine.begin() as connection:
+            for table in reversed(models.Base.metadata.sorted_tables):
+                connection.execute(table.delete())
+
+
+def _stored(engine) -> dict:
+    with engine.connect() as connection:
+        return dict(connection.execute(
+            sa.select(_SERVER.c.id, _SERVER.c.last_poll_at)).all())
+
+
+@contextlib.contextmanager
+def _interval(seconds: int):
+    """``[api] poll_time_interval`` set for a while; the value before is
+    put back (the in-process stack of the same session sets its own)."""
+    before = CONF.api.poll_time_interval
+    CONF.set_override('poll_time_interval', seconds, group='api')
+    try:
+        yield
+    finally:
+        CONF.set_override('poll_time_interval', before, group='api')
+
+
+def _writers() -> list[threading.Thread]:
+    return [thread for thread in threading.enumerate()
+            if thread.name == 'poll-time-writer']
+
+
+def test_the_thread_writes_what_was_noted(db):
+    with _interval(1):
+        before = time.time()
+        poll_times.note('a')
+        poll_times.note('b')
+        assert len(_writers()) == 1
+        wait_for(lambda: _stored(db)['b'], 10, 'the poll times written')
+        stored = _stored(db)
+        assert stored['c'] is None
+        noted = stored['a'].replace(tzinfo=datetime.timezone.utc)
+        assert noted.timestamp() == pytest.approx(before, abs=2)
+
+
+def test_a_failed_write_keeps_the_notes(db, caplog):
+    recorder = poll_times.Recorder(3600)  # no thread: flushed by hand
+    recorder.times['a'] = 1_800_000_000.0
+    recorder.times['b'] = 1_800_000_000.0
+    with db.begin() as connection:
+        connection.execute(sa.text('ALTER TABLE server RENAME TO gone'))
+    try:
+        with caplog.at_level(logging.WARNING, logger=poll_times.__name__):
+            assert recorder.flush() == 0
+    finally:
+        with db.begin() as connection:
+            connection.execute(sa.text('ALTER TABLE gone RENAME TO server'))
+    assert 'Could not record the last poll time of 2 servers' in caplog.text
+    assert 'no such table: server' in caplog.text  # the error, named
+    # Meanwhile 'a' polled again: the newest time is what is written.
+    recorder.times['a'] = 1_800_000_005.0
+    assert recorder.flush() == 2
+    stored = _stored(db)
+    assert stored['a'] == poll_times._utc(1_800_000_005.0)
+    assert stored['b'] == poll_times._utc(1_800_000_000.0)
+    assert recorder.flush() == 0  # nothing new since
+
+
+def test_interval_0_records_nothing(db):
+    with _interval(0):
+        poll_times.note('a')
+        assert poll_times._recorder.times == {}
+        assert _writers() == []
+        assert poll_times.flush() == 0
+    assert _stored(db) == {'a': None, 'b': None, 'c': None}
+
+
+def test_a_forked_child_starts_its_own_writer(db):
+    with _interval(3600):
+        poll_times.note('a')
+        parent = poll_times._recorder
+        read, write = os.pipe()
+        child = os.fork()
+        if child == 0:  # pragma: no cover - the child reports by exit code
+            try:
+                os.close(read)
+                poll_times.note('b')
+                own = poll_times._recorder
+                ok = (own is not parent and own.pid == os.getpid()
+                      # the parent's note comes along (written again)
+                      and set(own.times) == {'a', 'b'}
+                      and len(_writers()) == 1
+                      and _writers()[0].is_alive())
+                os.write(write, b'ok' if ok else b'no')
+            finally:
+                os._exit(0)
+        os.close(write)
+        answer = os.read(read, 2)
+        os.close(read)
+        os.waitpid(child, 0)
+        assert answer == b'ok'
+        assert poll_times._recorder is parent
+
+
+def test_a_child_forked_without_fork_hooks_takes_over(db):
+    """uWSGI forks its workers in C: no ``os.register_at_fork`` hook runs,
+    the child holds its parent's recorder (another pid) and no writer.
+    Once that recorder's rounds are overdue, a note starts the child's
+    own recorder, with the notes made meanwhile."""
+    with _interval(3600):
+        poll_times.note('a')
+        inherited = poll_times._recorder
+        inherited.pid = -2  # as the parent's, seen from the child
+        poll_times.note('b')  # rounds not yet overdue: trusted
+        assert poll_times._recorder is inherited
+        inherited.check_after = time.time() - 1  # the parent's writer
+        poll_times.note('c')  # ... did not come along
+        own = poll_times._recorder
+        assert own is not inherited and own.pid == os.getpid()
+        assert set(own.times) == {'a', 'b', 'c'}
+        inherited.stop()
+        assert poll_times.flush() == 3
+    assert all(_stored(db).values())
