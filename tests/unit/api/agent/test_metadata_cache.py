@@ -19,14 +19,12 @@ servers and read-your-writes after ``expire``."""
 
 import datetime
 
-from oslo_db.sqlalchemy import enginefacade
 from oslo_utils import timeutils
 import pytest
 import sqlalchemy as sa
 
 from swconfig.api.agent import metadata_cache
 from swconfig.db import api as db_api
-from swconfig.db import migration
 from swconfig.db import models
 from swconfig.db import session
 from swconfig.engine import metadata
@@ -36,16 +34,6 @@ from tests.unit.db import rows
 FRESHNESS = 1.0
 ADMIN = rows.context_for('p1', roles=('admin',), is_admin=True)
 _CHANGE = models.ServerChange.__table__
-
-
-@pytest.fixture(scope='module')
-def facade(tmp_path_factory):
-    path = tmp_path_factory.mktemp('cache-db') / 'swconfig.sqlite'
-    facade = enginefacade.transaction_context()
-    facade.configure(connection=f'sqlite:///{path}', sqlite_fk=True)
-    migration.upgrade('head', engine=facade.writer.get_engine())
-    yield facade
-    facade.dispose_pool()
 
 
 @pytest.fixture

@@ -24,29 +24,17 @@ import os
 import threading
 import time
 
-from oslo_db.sqlalchemy import enginefacade
 import pytest
 import sqlalchemy as sa
 
 from swconfig.api.agent import poll_times
 from swconfig.conf import CONF
-from swconfig.db import migration
 from swconfig.db import models
 from swconfig.db import session
 from tests.fixtures.waiting import wait_for
 
 _SERVER = models.Server.__table__
 CREATED = datetime.datetime(2026, 12, 5, 10, 0, 0)
-
-
-@pytest.fixture(scope='module')
-def facade(tmp_path_factory):
-    path = tmp_path_factory.mktemp('poll-times-db') / 'swconfig.sqlite'
-    facade = enginefacade.transaction_context()
-    facade.configure(connection=f'sqlite:///{path}', sqlite_fk=True)
-    migration.upgrade('head', engine=facade.writer.get_engine())
-    yield facade
-    facade.dispose_pool()
 
 
 @pytest.fixture
