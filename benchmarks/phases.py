@@ -239,6 +239,9 @@ def create_deployments(setup: stack.Setup,
         result = loadgen.run_requests(setup.port, requests(), concurrency,
                                       time_limit, lambda s: s < 300)
     setup.check()
+    if result.errors:
+        common.log(f'{setup.name}: {result.errors} creations failed; '
+                   f'answers by status: {result.statuses}')
     return _row(setup, 'create deployments', result, monitor)
 
 
@@ -279,6 +282,9 @@ def list_creation(setup: stack.Setup, project: str, config_id: str,
         result = loadgen.run_requests(setup.port, singles(), concurrency,
                                       time_limit, lambda s: s == 200)
     rows = [_row(setup, ONE_BY_ONE.format(count=count), result, monitor)]
+    if result.errors:
+        common.log(f'{setup.name}: {result.errors} of the single POSTs '
+                   f'failed; answers by status: {result.statuses}')
     items = [_creation_item(f'bench-listed-{index:06d}', config_id, index)
              for index in range(count)]
     base = f'http://{common.HOST}:{setup.port}'
