@@ -271,12 +271,7 @@ def _uwsgi(args: argparse.Namespace, workdir: str, name: str,
     try:
         _warm(setup, args, seeded.targets['main'])
         poll()
-        if 'tenant-view' in args.phases:
-            common.log(f'{name}: tenant metadata view')
-            rows.append(phases.tenant_view(
-                setup, labels['main'], seeded.targets['main'],
-                files['tenant'], wrk, args.tenant_concurrency,
-                args.duration))
+        rows += _tenant_view(setup, name, args, seeded, files, labels, wrk)
         rows.append(phases.idle_rss(setup))
         # Both again: on a shared machine the other work comes and goes,
         # so each keeps the better of its two runs.
@@ -288,6 +283,19 @@ def _uwsgi(args: argparse.Namespace, workdir: str, name: str,
     best = [max(runs, key=lambda row: row.result.rate)
             for runs in (limits, polls) if runs]
     return best + rows
+
+
+def _tenant_view(setup: stack.Setup, name: str, args: argparse.Namespace,
+                 seeded: seed.Seeded, files: dict[str, str],
+                 labels: dict[str, str], wrk: str | None
+                 ) -> list[phases.Row]:
+    """The tenant metadata view phase, if asked for."""
+    if 'tenant-view' not in args.phases:
+        return []
+    common.log(f'{name}: tenant metadata view')
+    return [phases.tenant_view(setup, labels['main'], seeded.targets['main'],
+                               files['tenant'], wrk, args.tenant_concurrency,
+                               args.duration)]
 
 
 def _heat(args: argparse.Namespace, workdir: str, port: int,
@@ -369,12 +377,7 @@ def _all_phases(setup: stack.Setup, name: str, db_url: str,
         if polls or 'tenant-view' in args.phases:
             _warm(setup, args, seeded.targets['main'])
         rows = _poll_phases(setup, args, seeded, files, labels, wrk, polls)
-        if 'tenant-view' in args.phases:
-            common.log(f'{name}: tenant metadata view')
-            rows.append(phases.tenant_view(
-                setup, labels['main'], seeded.targets['main'],
-                files['tenant'], wrk, args.tenant_concurrency,
-                args.duration))
+        rows += _tenant_view(setup, name, args, seeded, files, labels, wrk)
         if 'signals' in args.phases:
             common.log(f'{name}: signal burst')
             rows.append(phases.signal_burst(
