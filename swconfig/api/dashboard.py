@@ -36,6 +36,8 @@ import re
 from typing import Any
 import urllib.parse
 
+from webob import etag as webob_etag
+
 from swconfig import dashboard
 from swconfig import version
 from swconfig.common import exception
@@ -175,7 +177,9 @@ class DashboardApp:
         # no version, so an upgrade is seen at once).
         headers = [('ETag', found.etag), ('Cache-Control', 'no-cache'),
                    *self._headers()]
-        if found.etag in _etags(environ.get('HTTP_IF_NONE_MATCH', '')):
+        header = environ.get('HTTP_IF_NONE_MATCH')
+        if header and found.etag[1:-1] in webob_etag.ETagMatcher.parse(
+                header, strong=False):
             start_response('304 Not Modified', headers)
             return [b'']
         headers += [('Content-Type', found.content_type),
@@ -196,7 +200,3 @@ class DashboardApp:
             ('Content-Length', str(len(body))),
             ('Cache-Control', 'no-store'), *self._headers()])
         return [b''] if environ['REQUEST_METHOD'] == 'HEAD' else [body]
-
-
-def _etags(header: str) -> set[str]:
-    return {tag.strip().removeprefix('W/') for tag in header.split(',')}
