@@ -41,7 +41,10 @@ _HEADER_LOWER = HEADER.lower()
 
 def _prefix() -> str:
     """``req-`` and the first 24 characters of a random UUID: a new one
-    in each process (and forked worker)."""
+    in each process and each worker forked by ``os.fork``. uWSGI forks
+    without Python's fork hooks: its workers get their own prefix because
+    they load the application after the fork (``lazy-apps``, as the
+    production recipe runs it)."""
     return f'req-{str(uuid.uuid4())[:24]}'
 
 
