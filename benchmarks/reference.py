@@ -14,18 +14,18 @@
 
 """The in-memory reference: what serving an agent's poll costs at best.
 
-A minimal WSGI app that answers every GET or HEAD with one pre-built JSON
-document of about 4.5 KB (the size of a 5-deployment document) with an
-ETag, a Last-Modified and ``Cache-Control: no-cache``, and a 304 when
+A minimal WSGI app that answers every GET or HEAD with one pre-built
+JSON document of about 4.5 KB (the size of a 5-deployment document) with
+an ETag, a Last-Modified and ``Cache-Control: no-cache``, and a 304 when
 If-None-Match matches: the agent poll with nothing but the HTTP work, no
 routing, no token check, no database. It runs under the same server as
-each setup (cheroot in one process, as ``swconfig-all``; gunicorn with
-the same workers, threads and flags as the production-like setup; uWSGI
-as the uWSGI setups run it), and
-the poll figures are reported as a fraction of it, measured in the same
-run on the same machine.
+each setup (swconfig's own server in one process, as ``swconfig-all``;
+gunicorn with the same workers, threads and flags as the production-like
+setup; uWSGI as the uWSGI setups run it), and the poll figures are
+reported as a fraction of it, measured in the same run on the same
+machine.
 
-    python3 -m benchmarks.reference --port 8099   # cheroot, one process
+    python3 -m benchmarks.reference --port 8099   # swconfig-all's server
 """
 
 import argparse
@@ -81,21 +81,25 @@ def application(environ: dict, start_response: Any) -> list[bytes]:
 
 
 def serve(port: int, threads: int) -> None:
-    """cheroot as ``swconfig-all`` runs it (swconfig.api.server with the
-    default [api] threads, backlog and max_keepalive_connections)."""
-    from cheroot import wsgi
-    server = wsgi.Server((common.HOST, port), application,
-                         numthreads=threads, server_name='reference',
-                         request_queue_size=1024)
-    server.keep_alive_conn_limit = 1024
-    server.safe_start()
+    """The server of ``swconfig-all`` as it runs it (swconfig.api.server
+    with the default [api] backlog), until SIGTERM."""
+    import signal
+    import threading
+
+    from swconfig.api import server
+    service = server.WSGIService(application, common.HOST, port, threads)
+    service.start()
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    stop.wait()
+    service.stop()
 
 
 def start(setup_name: str, workdir: str, port: int, workers: int,
           threads: int, clients: int) -> stack.Setup:
     """The reference under the server of ``setup_name``: gunicorn with
-    the production-like flags, uWSGI with the uWSGI setup's, or cheroot
-    in one process."""
+    the production-like flags, uWSGI with the uWSGI setup's, or
+    swconfig-all's server in one process."""
     if setup_name in stack.UWSGI_MODES:
         argv = stack.uwsgi_argv(setup_name, 'benchmarks.reference:'
                                 'application', port, 1, threads)

@@ -427,7 +427,7 @@ def _servers(args: argparse.Namespace, workdir: str, config: str,
     """The embedded default's candidate servers (``benchmarks.servers``):
     the reference and the API application under each, polled as the
     embedded default is (closed loop, the main group)."""
-    servers.ensure_granian()
+    servers.ensure_cheroot()
     rows = []
     for server in servers.SERVERS:
         for app in servers.APPS:

@@ -14,19 +14,23 @@
 
 """Candidate servers for the embedded default (issue 25).
 
-``swconfig-all`` serves with cheroot, a pure-Python HTTP server. This
-phase (``--phases servers``) measures what the same closed-loop polls get
-from the in-memory reference and from the API application (on the
-embedded default's SQLite database and configuration) under each
-candidate, one process with swconfig-all's request threads and pollers:
+``swconfig-all`` serves with granian's compiled server on a thread of
+its process (``swconfig.api.server``); it served with cheroot, a
+pure-Python HTTP server, before. This phase (``--phases servers``)
+measures what the same closed-loop polls get from the in-memory
+reference and from the API application (on the embedded default's SQLite
+database and configuration) under each candidate, one process with
+swconfig-all's request threads and pollers:
 
-* cheroot, as ``swconfig-all`` runs it (``swconfig.api.server``);
-* granian (Rust, wheels), one worker process, ``--blocking-threads``;
+* swconfig, as ``swconfig-all`` runs it (``swconfig.api.server``);
+* cheroot, the former server, with swconfig-all's former settings;
+* granian's own command (Rust, wheels), one worker process,
+  ``--blocking-threads``;
 * uWSGI (``pyuwsgi``, wheels), one process, keep-alive
   (``--http11-socket``), ``--threads``.
 
 The API application alone, without the engine ``swconfig-all`` runs
-beside it: what each server would leave of a poll. granian is installed
+beside it: what each server would leave of a poll. cheroot is installed
 into the venv when missing (a benchmark tool, not a requirement).
 """
 
@@ -38,18 +42,18 @@ from benchmarks import stack
 from tests.fixtures import processes
 
 #: Candidate servers, in the order measured.
-SERVERS = ('cheroot', 'granian', 'uwsgi')
+SERVERS = ('swconfig', 'cheroot', 'granian', 'uwsgi')
 APPS = {'reference': 'benchmarks.reference:application',
         'swconfig': 'swconfig.api.wsgi:application'}
 
 
-def ensure_granian() -> None:
+def ensure_cheroot() -> None:
     try:
-        import granian  # noqa: F401
+        import cheroot  # noqa: F401
     except ImportError:
-        common.log('installing granian into the venv')
+        common.log('installing cheroot into the venv')
         subprocess.run([sys.executable, '-m', 'pip', 'install', '-q',
-                        'granian'], check=True, timeout=300)
+                        'cheroot'], check=True, timeout=300)
 
 
 def _cheroot(app: str, port: int, threads: int) -> list[str]:
@@ -63,9 +67,24 @@ def _cheroot(app: str, port: int, threads: int) -> list[str]:
     return [sys.executable, '-c', code]
 
 
+def _swconfig(app: str, port: int, threads: int) -> list[str]:
+    code = ('import importlib, signal, sys, threading; '
+            f'sys.path.insert(0, {stack.REPOSITORY!r}); '
+            'from swconfig.api import server; '
+            f'module, _, name = {app!r}.partition(":"); '
+            'app = getattr(importlib.import_module(module), name); '
+            f'service = server.WSGIService(app, {common.HOST!r}, {port}, '
+            f'{threads}); service.start(); stop = threading.Event(); '
+            'signal.signal(signal.SIGTERM, lambda *_: stop.set()); '
+            'stop.wait(); service.stop()')
+    return [sys.executable, '-c', code]
+
+
 def argv(server: str, app: str, port: int, threads: int) -> list[str]:
     """The command serving ``app`` with ``server`` in one process (plus
-    a supervising parent for granian and uWSGI)."""
+    a supervising parent for granian's command and uWSGI)."""
+    if server == 'swconfig':
+        return _swconfig(app, port, threads)
     if server == 'cheroot':
         return _cheroot(app, port, threads)
     if server == 'granian':

@@ -12,45 +12,90 @@
 #    License for the specific language governing permissions and limitations
 #    under the License.
 
-"""Serving the WSGI application with cheroot (as Ironic does), for
-swconfig-api and swconfig-all. Production may use uWSGI/gunicorn instead,
-with swconfig.api.wsgi:application."""
+"""The HTTP server of swconfig-api and swconfig-all: granian's compiled
+server (swconfig.api.http_worker) on a socket bound by the launching
+process; eventlet's with ``[DEFAULT] service_backend = eventlet``
+(swconfig.api.green_worker). Production may run
+swconfig.api.wsgi:application under uWSGI or gunicorn instead."""
 
+from collections.abc import Callable
+from collections.abc import Iterable
 import socket
+import sys
 import threading
+import time
 from typing import Any
 
-from cheroot import wsgi
 from oslo_log import log
 from oslo_service import service
 
+from swconfig.api import http_worker
 from swconfig.common import exception
 from swconfig.conf import CONF
 
 LOG = log.getLogger(__name__)
 
-#: Seconds stop() waits, past cheroot's own shutdown timeout, for request
-#: threads stuck in a call that does not end.
-_STOP_GRACE = 2
+#: Seconds stop() lets requests in progress finish (a ``?wait=`` watch
+#: may run this long) before the process goes on without them.
+STOP_TIMEOUT = 5
 
 
-class _BoundServer(wsgi.Server):
-    """cheroot's server on a socket bound beforehand, by the process that
-    launched this worker."""
+class _InFlight:
+    """The application, counting the requests it is running, so that
+    stop() can wait for them (granian has no way to join its threads)."""
 
-    def __init__(self, bound: socket.socket, *args: Any,
-                 **kwargs: Any) -> None:
-        self._bound = bound
-        super().__init__(*args, **kwargs)
+    def __init__(self, app: Callable[..., Iterable[bytes]]) -> None:
+        self.app = app
+        self.count = 0
+        self._idle = threading.Condition()
 
-    def bind(self, family: int, type: int, proto: int = 0) -> socket.socket:
-        self.socket = self._bound
-        self.bind_addr = self.resolve_real_bind_addr(self.socket)
-        return self.socket
+    def __call__(self, environ: dict[str, Any],
+                 start_response: Callable[..., Any]) -> Iterable[bytes]:
+        with self._idle:
+            self.count += 1
+        try:
+            return self.app(environ, start_response)
+        finally:
+            with self._idle:
+                self.count -= 1
+                if not self.count:
+                    self._idle.notify_all()
+
+    def wait_idle(self, timeout: float) -> bool:
+        """Whether every request ended within ``timeout`` seconds."""
+        with self._idle:
+            return self._idle.wait_for(lambda: not self.count, timeout)
+
+
+def _socket(host: str, port: int, reuse_port: bool) -> socket.socket:
+    """A TCP socket bound to host:port; StartupError, naming the
+    options, if that fails."""
+    where = f'{host}:{port} ([api] bind_host, bind_port)'
+    try:
+        family, type_, proto, _, address = socket.getaddrinfo(
+            host, port, socket.AF_UNSPEC, socket.SOCK_STREAM, 0,
+            socket.AI_PASSIVE)[0]
+    except socket.gaierror as exc:
+        raise exception.StartupError(
+            reason=f'cannot resolve {where}: {exc.strerror}') from None
+    sock = socket.socket(family, type_, proto)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    if reuse_port:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    try:
+        sock.bind(address)
+    except OSError as exc:
+        sock.close()
+        raise exception.StartupError(
+            reason=f'cannot listen on {where}: '
+                   f'{exc.strerror or exc}') from None
+    return sock
 
 
 class WSGIService(service.ServiceBase):
-    """One listening socket served by a pool of request threads.
+    """One listening socket served by granian, with a pool of request
+    threads.
 
     ``bind()`` takes the port in the launching process, before any worker
     is forked: a port in use then fails once, with a clear message,
@@ -61,85 +106,68 @@ class WSGIService(service.ServiceBase):
     reserved.
     """
 
-    def __init__(self, app: Any, host: str, port: int, threads: int,
-                 reuse_port: bool = False) -> None:
-        self.app = app
+    def __init__(self, app: Callable[..., Iterable[bytes]], host: str,
+                 port: int, threads: int, reuse_port: bool = False) -> None:
+        self.app = _InFlight(app)
         self.host = host
         self.port = port
         self.threads = threads
         self.reuse_port = reuse_port
-        self.server: wsgi.Server | None = None
+        self.backlog = CONF.api.backlog
+        self.server: Any = None
         self._socket: socket.socket | None = None
-        self._thread: threading.Thread | None = None
+        self._stopped = threading.Event()
 
     def bind(self) -> None:
         """Take the port; StartupError, naming it, if that fails."""
-        where = f'{self.host}:{self.port} ([api] bind_host, bind_port)'
         if self.reuse_port and self.port == 0:
             # Each worker would pick a port of its own.
             raise exception.StartupError(
-                reason=f'several [api] workers need a fixed port, not {where}')
-        try:
-            family, type_, proto, _, address = socket.getaddrinfo(
-                self.host, self.port, socket.AF_UNSPEC, socket.SOCK_STREAM,
-                0, socket.AI_PASSIVE)[0]
-        except socket.gaierror as exc:
-            raise exception.StartupError(
-                reason=f'cannot resolve {where}: {exc.strerror}') from None
-        sock = wsgi.Server.prepare_socket(
-            address, family, type_, proto, nodelay=True, ssl_adapter=None,
-            reuse_port=self.reuse_port)
-        try:
-            sock.bind(address)
-        except OSError as exc:
-            sock.close()
-            raise exception.StartupError(
-                reason=f'cannot listen on {where}: '
-                       f'{exc.strerror or exc}') from None
-        self._socket = sock
-        self.port = sock.getsockname()[1]
+                reason=f'several [api] workers need a fixed port, not '
+                       f'{self.host}:0 ([api] bind_host, bind_port)')
+        self._socket = _socket(self.host, self.port, self.reuse_port)
+        self.port = self._socket.getsockname()[1]
 
     def start(self) -> None:
         if self._socket is None:
             self.bind()
-        options = {'numthreads': self.threads,
-                   'server_name': 'swconfig-api',
-                   'request_queue_size': CONF.api.backlog}
         if self.reuse_port:
-            self.server = wsgi.Server((self.host, self.port), self.app,
-                                      reuse_port=True, **options)
+            sock = _socket(self.host, self.port, reuse_port=True)
         else:
-            self.server = _BoundServer(self._socket, (self.host, self.port),
-                                       self.app, **options)
-        # cheroot keeps 10 idle keep-alive connections by default and
-        # closes the others after each response: with more pollers than
-        # that, every request paid a reconnect.
-        self.server.keep_alive_conn_limit = CONF.api.max_keepalive_connections
-        self.server.prepare()
-        self.port = self.server.bind_addr[1]
+            sock, self._socket = self._socket, None
+        self.backlog = CONF.api.backlog
+        sock.listen(self.backlog)
+        self._stopped.clear()
+        worker: Any = http_worker.HTTPWorker
+        if CONF.service_backend == 'eventlet':
+            # Only then: it imports eventlet.
+            from swconfig.api import green_worker
+            worker = green_worker.GreenHTTPWorker
+        self.server = worker(self.app, sock, self.threads, self.backlog,
+                             sys.stderr)
+        self.server.start()
         LOG.info('API listening on http://%s:%s/', self.host, self.port)
-        self._thread = threading.Thread(target=self.server.serve,
-                                        name='wsgi-server', daemon=True)
-        self._thread.start()
 
     def stop(self) -> None:
-        """Stop serving; requests still running after cheroot's shutdown
-        timeout are abandoned (cheroot itself would wait for them for
-        ever, and SIGTERM with them)."""
+        """Stop accepting; requests still running after STOP_TIMEOUT
+        seconds are abandoned."""
         if self.server is None:
             return
-        stopper = threading.Thread(target=self.server.stop,
-                                   name='wsgi-stop', daemon=True)
-        stopper.start()
-        stopper.join(self.server.shutdown_timeout + _STOP_GRACE)
-        if stopper.is_alive():
-            LOG.warning('Stopped the API with requests still in progress '
-                        '(they did not end within %s s)',
-                        self.server.shutdown_timeout + _STOP_GRACE)
+        self.server.stop()
+        started = time.monotonic()
+        if not self.app.wait_idle(STOP_TIMEOUT):
+            LOG.warning('Stopped the API with %d requests still in '
+                        'progress (they did not end within %s s)',
+                        self.app.count, STOP_TIMEOUT)
+        else:
+            LOG.debug('API stopped in %.2f s',
+                      time.monotonic() - started)
+        self.server.close()
+        self.server = None
+        self._stopped.set()
 
     def wait(self) -> None:
-        if self._thread is not None:
-            self._thread.join()
+        self._stopped.wait()
 
     def reset(self) -> None:
         """Nothing to reload: options are read per request."""

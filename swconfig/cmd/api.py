@@ -12,7 +12,7 @@
 #    License for the specific language governing permissions and limitations
 #    under the License.
 
-"""swconfig-api: serve the REST API (cheroot, [api] workers processes)."""
+"""swconfig-api: serve the REST API (granian, [api] workers processes)."""
 
 import sys
 

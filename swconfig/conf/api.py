@@ -34,7 +34,11 @@ opts = [
     cfg.IntOpt('threads',
                default=64,
                min=1,
-               help='Request threads per API worker process.'),
+               help='Python threads running requests in each API worker '
+                    'process of swconfig-api and swconfig-all, started as '
+                    'requests need them. Connections, idle keep-alive '
+                    'ones included, are served by the compiled HTTP '
+                    'server and hold no thread.'),
     cfg.IntOpt('backlog',
                default=1024,
                min=1,
@@ -42,16 +46,20 @@ opts = [
                     'before it accepts them (the listen backlog, capped '
                     'by net.core.somaxconn). A short queue drops new '
                     'connections under a burst and their clients wait '
-                    'for a TCP retransmission (a second or more).'),
+                    'for a TCP retransmission (a second or more). Also '
+                    'the most requests each worker runs or queues for a '
+                    'thread at once.'),
     cfg.IntOpt('max_keepalive_connections',
                default=1024,
                min=0,
-               help='Idle keep-alive connections each API worker keeps '
-                    'open; past that it closes connections after their '
-                    'response, and clients reconnect. Idle connections '
-                    'wait in a selector and hold no request thread. '
-                    'Applies to swconfig-api and swconfig-all (under '
-                    'uWSGI or gunicorn, their own settings apply).'),
+               deprecated_for_removal=True,
+               deprecated_since='2026.2',
+               deprecated_reason='swconfig-api and swconfig-all serve '
+                                 'with granian, whose idle keep-alive '
+                                 'connections cost no request thread and '
+                                 'are not limited.',
+               help='Ignored. It limited the idle keep-alive '
+                    'connections of the former pure-Python server.'),
     cfg.IntOpt('max_json_body_size',
                default=1048576,
                min=1024,

@@ -27,7 +27,7 @@ kept in memory meanwhile. What is noted is also written, best effort, at
 exit.
 
 A worker forked from a parent that already polled starts a writer of
-its own: at once after ``os.fork`` (cheroot's and gunicorn's workers),
+its own: at once after ``os.fork`` (swconfig-api's and gunicorn's workers),
 and within two intervals under uWSGI, which forks without Python's fork
 hooks: a note compares the pid (a system call, a few times the cost of
 the rest of a note) only once the writer has missed its rounds.

@@ -12,78 +12,162 @@
 #    License for the specific language governing permissions and limitations
 #    under the License.
 
-"""The cheroot server of swconfig-api and swconfig-all: its listen
-backlog and how many idle keep-alive connections it keeps, checked over
+"""The HTTP server of swconfig-api and swconfig-all (granian on a thread
+of the process): its listen backlog, keep-alive, a port in use, several
+workers on one port and stopping with a request in progress, checked over
 real sockets on 127.0.0.1."""
 
 import http.client
+import socket
+import subprocess
+import threading
 
 import pytest
 
 from swconfig.api import server
+from swconfig.common import exception
+
+#: Released by a test to let the /slow request end.
+_RELEASE = threading.Event()
 
 
 def _hello(environ, start_response):
+    if environ['PATH_INFO'] == '/slow':
+        _RELEASE.wait(30)
+    body = environ['REQUEST_METHOD'].encode() + b' ok'
     start_response('200 OK', [('Content-Type', 'text/plain'),
-                              ('Content-Length', '2')])
-    return [b'ok']
+                              ('Content-Length', str(len(body)))])
+    return [body]
 
 
 @pytest.fixture
 def serve():
     started = []
 
-    def _serve():
-        service = server.WSGIService(_hello, '127.0.0.1', 0, threads=4)
+    def _serve(port=0, reuse_port=False):
+        service = server.WSGIService(_hello, '127.0.0.1', port, threads=4,
+                                     reuse_port=reuse_port)
         service.start()
         started.append(service)
         return service
 
     yield _serve
+    _RELEASE.set()
     for service in started:
         service.stop()
+    _RELEASE.clear()
 
 
-def _keeps_alive(connections):
-    """GET / once on each connection, in turn, leaving each open; whether
-    the server kept each one."""
-    kept = []
-    for connection in connections:
-        connection.request('GET', '/')
+def _refuses(port):
+    """Whether the port refuses connections within 5 s: granian closes
+    its listener on its own thread, just after stop() returns."""
+    for _ in range(100):
+        try:
+            _get(port)
+        except ConnectionRefusedError:
+            return True
+        threading.Event().wait(0.05)
+    return False
+
+
+def _get(port, path='/', method='GET'):
+    connection = http.client.HTTPConnection('127.0.0.1', port, timeout=10)
+    try:
+        connection.request(method, path)
         response = connection.getresponse()
-        assert response.read() == b'ok'
-        kept.append(response.getheader('Connection') != 'close')
-    return kept
+        return response.status, response.read()
+    finally:
+        connection.close()
 
 
 def test_listen_backlog_is_the_configured_one(serve, set_conf):
     set_conf('backlog', 321, group='api')
     service = serve()
-    assert service.server.request_queue_size == 321
+    # For a listening socket, ss shows the backlog as its Send-Q.
+    listed = subprocess.run(
+        ['ss', '-ltnH', f'sport = :{service.port}'], check=True,
+        capture_output=True, text=True).stdout.split()
+    assert listed[0] == 'LISTEN'
+    assert listed[2] == '321'
+
+
+def test_head_and_get(serve):
+    service = serve()
+    assert _get(service.port) == (200, b'GET ok')
+    assert _get(service.port, method='HEAD') == (200, b'')
 
 
 def test_many_pollers_keep_their_connections(serve):
     """64 agents polling over keep-alive connections are not made to
-    reconnect after every request (cheroot alone keeps 10)."""
+    reconnect after every request: each connection answers twice, and
+    the server did not ask to close it."""
     service = serve()
     connections = [http.client.HTTPConnection('127.0.0.1', service.port,
                                               timeout=5)
                    for _ in range(64)]
     try:
-        assert _keeps_alive(connections) == [True] * 64
+        for _ in range(2):
+            for connection in connections:
+                connection.request('GET', '/')
+                response = connection.getresponse()
+                assert response.read() == b'GET ok'
+                assert response.getheader('Connection') != 'close'
+                assert not response.will_close
     finally:
         for connection in connections:
             connection.close()
 
 
-def test_idle_connections_past_the_limit_are_closed(serve, set_conf):
-    set_conf('max_keepalive_connections', 2, group='api')
+def test_port_in_use_is_a_startup_error(serve):
+    taken = serve()
+    other = server.WSGIService(_hello, '127.0.0.1', taken.port, threads=1)
+    with pytest.raises(exception.StartupError) as raised:
+        other.bind()
+    assert f'cannot listen on 127.0.0.1:{taken.port}' in str(raised.value)
+    assert '[api] bind_host, bind_port' in str(raised.value)
+
+
+def test_several_workers_share_one_port(serve):
+    reserved = socket.socket()
+    reserved.bind(('127.0.0.1', 0))
+    port = reserved.getsockname()[1]
+    reserved.close()
+    first = serve(port, reuse_port=True)
+    second = serve(port, reuse_port=True)
+    first.stop()
+    # The second worker alone answers on the port now.
+    assert _get(port) == (200, b'GET ok')
+    second.stop()
+    assert _refuses(port)
+
+
+def test_several_workers_need_a_fixed_port():
+    service = server.WSGIService(_hello, '127.0.0.1', 0, threads=1,
+                                 reuse_port=True)
+    with pytest.raises(exception.StartupError, match='fixed port'):
+        service.bind()
+
+
+def test_stop_lets_the_request_in_progress_end(serve):
     service = serve()
-    connections = [http.client.HTTPConnection('127.0.0.1', service.port,
-                                              timeout=5)
-                   for _ in range(3)]
-    try:
-        assert _keeps_alive(connections) == [True, True, False]
-    finally:
-        for connection in connections:
-            connection.close()
+    answers = []
+    slow = threading.Thread(
+        target=lambda: answers.append(_get(service.port, '/slow')))
+    slow.start()
+    for _ in range(100):
+        if service.app.count:
+            break
+        threading.Event().wait(0.05)
+    assert service.app.count == 1
+    stopper = threading.Thread(target=service.stop)
+    stopper.start()
+    # Stopping waits for the request ...
+    stopper.join(0.5)
+    assert stopper.is_alive()
+    _RELEASE.set()
+    stopper.join(10)
+    slow.join(10)
+    # ... which got its whole answer; new connections are refused.
+    assert answers == [(200, b'GET ok')]
+    assert not stopper.is_alive()
+    assert _refuses(service.port)

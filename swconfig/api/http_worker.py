@@ -1,0 +1,142 @@
+# Copyright 2026 swconfig developers
+#
+#    Licensed under the Apache License, Version 2.0 (the "License"); you may
+#    not use this file except in compliance with the License. You may obtain
+#    a copy of the License at
+#
+#         http://www.apache.org/licenses/LICENSE-2.0
+#
+#    Unless required by applicable law or agreed to in writing, software
+#    distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+#    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+#    License for the specific language governing permissions and limitations
+#    under the License.
+
+"""granian's compiled HTTP server, run on a thread of this process.
+
+granian (Rust, wheels for every platform we run on) parses HTTP, keeps
+connections alive and writes answers outside the interpreter; Python runs
+only the WSGI application, on granian's pool of blocking threads. Its
+public entry points start worker processes of their own, which
+swconfig-all cannot use: its engine and its in-process message bus must
+live in the process that answers the API. So this module drives
+granian's worker object directly, on a socket we bound, from a thread of
+ours; it is the one module that knows that interface, which is why the
+requirement pins granian's minor version.
+"""
+
+import asyncio
+from collections.abc import Callable
+from collections.abc import Iterable
+import socket
+from typing import Any
+
+from granian import _futures
+from granian import _granian
+from granian import http as granian_http
+from granian import wsgi as granian_wsgi
+
+#: What every request's environ starts from (granian's scope adds the
+#: request's own keys). Unlike granian's own wrapper, nothing of the
+#: process environment: it is not the request's business.
+_BASE_ENVIRON = {
+    'GATEWAY_INTERFACE': 'CGI/1.1',
+    'SCRIPT_NAME': '',
+    'SERVER_SOFTWARE': 'swconfig',
+    'wsgi.input_terminated': True,
+    'wsgi.multiprocess': False,
+    'wsgi.multithread': True,
+    'wsgi.run_once': False,
+    'wsgi.version': (1, 0),
+}
+
+
+class _StartResponse:
+    """start_response for one request: granian wants the status as a
+    number and the headers as they are."""
+
+    __slots__ = ('status', 'headers')
+
+    def __init__(self) -> None:
+        self.status = 500
+        self.headers: list[tuple[str, str]] = []
+
+    def __call__(self, status: str, headers: list[tuple[str, str]],
+                 exc_info: Any = None) -> None:
+        self.status = int(status[:3])
+        self.headers = headers
+
+
+def _runner(app: Callable[..., Iterable[bytes]],
+            errors: Any) -> Callable[[Any, dict[str, Any]], int]:
+    """The callable granian calls with each request's protocol object
+    and scope (a dict of the request's WSGI keys)."""
+    base = dict(_BASE_ENVIRON, **{'wsgi.errors': errors})
+
+    def run(protocol: Any, scope: dict[str, Any]) -> int:
+        answer = _StartResponse()
+        body = app(base | scope, answer)
+        if isinstance(body, list):
+            protocol.response_bytes(answer.status, answer.headers,
+                                    b''.join(body))
+        else:
+            protocol.response_iter(answer.status, answer.headers,
+                                   granian_wsgi.ResponseIterWrap(body))
+        return answer.status
+
+    return run
+
+
+class HTTPWorker:
+    """granian serving ``app`` on a listening socket until ``stop()``.
+
+    ``start()`` returns at once: granian's runtime and its blocking
+    threads run on threads of their own. ``stop()`` closes the listener;
+    requests already running finish on those threads.
+    """
+
+    def __init__(self, app: Callable[..., Iterable[bytes]],
+                 sock: socket.socket, threads: int, backlog: int,
+                 errors: Any) -> None:
+        self._app = app
+        self._socket = sock
+        self._threads = threads
+        self._backlog = backlog
+        self._errors = errors
+        self._signal: Any = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    def start(self) -> None:
+        # granian owns the descriptor from here and closes it at stop.
+        holder = _granian.SocketHolder(self._socket.detach(), False,
+                                       self._backlog)
+        self._signal = _granian.WorkerSignal()
+        # WSGI requests never run on it; granian's scheduler wants one.
+        self._loop = asyncio.new_event_loop()
+        worker = _granian.WSGIWorker(
+            1, (None, holder), None,
+            1,                          # Rust I/O threads
+            512,                        # Rust blocking-task threads
+            self._threads,              # Python request threads
+            30,                         # their idle timeout, seconds
+            self._backlog,              # requests in progress at most
+            '1',                        # HTTP/1.1 only
+            granian_http.HTTP1Settings(), None,
+            None,                       # no static files
+            False, None, None, None, 'tls1.3', None, [], False,  # no TLS
+            (None, None))               # no metrics
+        scheduler = _futures._new_cbscheduler(
+            self._loop, _runner(self._app, self._errors),
+            impl_asyncio=False)
+        worker.serve_mtr(scheduler, self._loop, self._signal)
+
+    def stop(self) -> None:
+        if self._signal is not None:
+            self._signal.set()
+            self._signal = None
+
+    def close(self) -> None:
+        """Release what start() took, once nothing runs any more."""
+        if self._loop is not None:
+            self._loop.close()
+            self._loop = None
