@@ -61,7 +61,7 @@ os.register_at_fork(after_in_child=lambda: _PREFIX.__setitem__(
 
 def new_request_id() -> str:
     """A new request id in oslo's form (``req-`` + a UUID)."""
-    return f'{_PREFIX[0]}{next(_COUNTER) & _MASK:012x}'
+    return _PREFIX[0] + '%012x' % (next(_COUNTER) & _MASK)
 
 
 class RequestId:
