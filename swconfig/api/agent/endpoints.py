@@ -118,12 +118,17 @@ class AgentApp:
              start_response: Any) -> Any:
         """``serve`` of ``metadata`` for the router's poll fast path
         (``router.poll_server_id``): the same answer, without a route
-        match or keyword arguments."""
+        match or keyword arguments (``_respond`` inline, too)."""
         try:
-            answer = self.metadata(environ, server_id)
+            status, headers, content = self.metadata(environ, server_id)
         except Exception as exc:
             return fault.render(exc, environ, start_response)
-        return _respond(answer, environ, start_response)
+        request_id = environ.get(ENV_REQUEST_ID)
+        if request_id is None:
+            request_id = environ[ENV_REQUEST_ID] = (
+                request_id_middleware.new_request_id())
+        start_response(status, [*headers, (REQUEST_ID_HEADER, request_id)])
+        return [] if environ['REQUEST_METHOD'] == 'HEAD' else [content]
 
     @spec.operation('getAgentMetadata', 'Poll a server\'s metadata.',
                     tag=TAG, method='GET', no_token=True,
