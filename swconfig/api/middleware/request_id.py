@@ -95,8 +95,10 @@ class RequestId:
 
         def with_id(status: str, headers: list, exc_info: Any = None
                     ) -> Any:
-            if not any(name.lower() == _HEADER_LOWER
-                       for name, _ in headers):
+            for name, _ in headers:  # a loop: a generator costs more
+                if name.lower() == _HEADER_LOWER:
+                    break
+            else:
                 headers = [*headers, (HEADER, value)]
             return start_response(status, headers, exc_info)
 
