@@ -20,6 +20,7 @@ decisions of the last second are reused: ``Decisions``.
 """
 
 from collections.abc import Callable
+import operator
 import threading
 import time
 from typing import Any
@@ -75,25 +76,42 @@ _DECISIONS_LOCK = threading.Lock()
 
 #: Where a context keeps its credentials as ``_key`` spells them.
 _CREDENTIALS = '_swconfig_policy_credentials'
+#: What oslo.context's ``to_policy_values`` reads from a context besides
+#: the two role lists (``roles``, ``service_roles``): the credentials
+#: oslo.policy's checks see (tests/unit/api/test_policy.py holds the two
+#: lists equal).
+POLICY_SCALARS = ('user_id', 'user_domain_id', 'system_scope', 'domain_id',
+                  'project_id', 'project_domain_id', 'is_admin_project',
+                  'service_user_id', 'service_user_domain_id',
+                  'service_project_id', 'service_project_domain_id')
+_scalars = operator.attrgetter(*POLICY_SCALARS)
+
+
+def _hashable(value: Any) -> Any:
+    return tuple(value) if isinstance(value, list) else value
 
 
 def _credentials(context: RequestContext) -> tuple:
-    """The context's ``to_policy_values`` as a tuple, made once per
-    context: a request's context is checked twice or more (its admin-ness,
-    then the handler's rule), and its identity is never changed after it
-    is built (from the token's headers, or by the RPC layer)."""
-    credentials = getattr(context, _CREDENTIALS, None)
+    """The values of the context's ``to_policy_values``, read from the
+    context itself (that mapping is slow to build and to read), made
+    once per context: a request's context is checked twice or more (its
+    admin-ness, then the handler's rule), and its identity is never
+    changed after it is built (from the token's headers, or by the RPC
+    layer)."""
+    attributes = context.__dict__
+    credentials = attributes.get(_CREDENTIALS)
     if credentials is None:
-        credentials = tuple(
-            (name, tuple(value) if isinstance(value, list) else value)
-            for name, value in context.to_policy_values().items())
-        setattr(context, _CREDENTIALS, credentials)
+        credentials = attributes[_CREDENTIALS] = (
+            *_scalars(context), _hashable(context.roles),
+            _hashable(context.service_roles))
     return credentials
 
 
 def _key(rule: str, target: dict[str, Any],
          context: RequestContext) -> tuple:
-    return (rule, tuple(sorted(target.items())), _credentials(context))
+    items = (tuple(target.items()) if len(target) < 2
+             else tuple(sorted(target.items())))
+    return (rule, items, _credentials(context))
 
 
 def get_enforcer(conf: cfg.ConfigOpts = CONF) -> policy.Enforcer:

@@ -305,6 +305,11 @@ class RouteTable:
 #: The agents' poll URL around its server id: checked before the table.
 _POLL_PREFIX, _, _POLL_SUFFIX = urls.AGENT_METADATA.partition('{server_id}')
 _POLL_METHODS = frozenset(('GET', 'HEAD'))
+_POLL_START = len(_POLL_PREFIX)
+_POLL_END = -len(_POLL_SUFFIX)
+#: How many poll paths the router remembers, all forgotten when full
+#: (about 250 bytes each; as many as the metadata cache's default size).
+POLL_PATHS = 10000
 
 
 def poll_server_id(method: str, path: str) -> str | None:
@@ -315,7 +320,7 @@ def poll_server_id(method: str, path: str) -> str | None:
     recognised with a few string tests before anything else."""
     if (method in _POLL_METHODS and path.startswith(_POLL_PREFIX)
             and path.endswith(_POLL_SUFFIX) and path.isascii()):
-        server_id = path[len(_POLL_PREFIX):-len(_POLL_SUFFIX)]
+        server_id = path[_POLL_START:_POLL_END]
         if server_id and '/' not in server_id and '\x00' not in server_id:
             return server_id
     return None
@@ -333,12 +338,26 @@ class Router:
         self.project_app = project_app
         self.health_app = health_app
         self.dashboard_app = dashboard_app
+        # Poll paths and their server ids (poll_server_id), at most
+        # POLL_PATHS: each agent polls the same path over and over.
+        self._poll_paths: dict[str, str] = {}
 
     def __call__(self, environ: dict, start_response: Any) -> Any:
         path = environ.get('PATH_INFO', '')
-        server_id = poll_server_id(environ['REQUEST_METHOD'], path)
-        if server_id is not None:
-            return self.agent_app.poll(server_id, environ, start_response)
+        if (path.startswith(_POLL_PREFIX)
+                and environ['REQUEST_METHOD'] in _POLL_METHODS):
+            # The server id of a poll path seen before, found at once;
+            # else poll_server_id's string tests.
+            server_id = self._poll_paths.get(path)
+            if server_id is None:
+                server_id = poll_server_id('GET', path)
+                if server_id is not None:
+                    if len(self._poll_paths) >= POLL_PATHS:
+                        self._poll_paths = {}
+                    self._poll_paths[path] = server_id
+            if server_id is not None:
+                return self.agent_app.poll(server_id, environ,
+                                           start_response)
         if (self.dashboard_app is not None
                 and dashboard.is_dashboard_path(path)):
             return self.dashboard_app(environ, start_response)

@@ -62,6 +62,7 @@ from swconfig.engine import rpcapi
 LOG = log.getLogger(__name__)
 
 REQUEST_ID_HEADER = request_id_middleware.HEADER
+ENV_REQUEST_ID = request_id_middleware.ENV_REQUEST_ID
 #: An agent's answer: status line, headers, body.
 Answer = tuple[str, list[tuple[str, str]], bytes]
 
@@ -108,21 +109,26 @@ class AgentApp:
         """Run ``handler`` (``metadata`` or ``signal``) for the route's
         ``args``; any error answers the standard error body."""
         try:
-            status, headers, content = handler(self, environ, **args)
+            answer = handler(self, environ, **args)
         except Exception as exc:
             return fault.render(exc, environ, start_response)
-        # ``headers`` may be a cached entry's: extended, never changed.
-        start_response(status, [*headers, (REQUEST_ID_HEADER,
-                                           fault.request_id(environ))])
-        return [] if environ['REQUEST_METHOD'] == 'HEAD' else [content]
+        return _respond(answer, environ, start_response)
 
     def poll(self, server_id: str, environ: dict,
              start_response: Any) -> Any:
-        """``metadata`` for the router's poll fast path
+        """``serve`` of ``metadata`` for the router's poll fast path
         (``router.poll_server_id``): the same answer, without a route
-        match."""
-        return self.serve(AgentApp.metadata, {'server_id': server_id},
-                          environ, start_response)
+        match or keyword arguments (``_respond`` inline, too)."""
+        try:
+            status, headers, content = self.metadata(environ, server_id)
+        except Exception as exc:
+            return fault.render(exc, environ, start_response)
+        request_id = environ.get(ENV_REQUEST_ID)
+        if request_id is None:
+            request_id = environ[ENV_REQUEST_ID] = (
+                request_id_middleware.new_request_id())
+        start_response(status, [*headers, (REQUEST_ID_HEADER, request_id)])
+        return [] if environ['REQUEST_METHOD'] == 'HEAD' else [content]
 
     @spec.operation('getAgentMetadata', 'Poll a server\'s metadata.',
                     tag=TAG, method='GET', no_token=True,
@@ -141,17 +147,19 @@ class AgentApp:
         entry = self.cache.get(server_id) or self.cache.load(server_id)
         if entry is None:
             raise exception.ServerNotFound(server_id=server_id)
-        token = _query_value(environ, 'token')
+        # The query string holds the token: one verified before is
+        # recognised without parsing it.
+        query = environ.get('QUERY_STRING', '')
         ring = signing.keyring()
         verified = entry.verified
         if verified is None or verified[0] is not ring or (
-                verified[1] != token):
-            if not signing.verify_metadata(token, server_id,
-                                           entry.token_revision):
+                verified[1] != query):
+            if not signing.verify_metadata(_query_value(environ, 'token'),
+                                           server_id, entry.token_revision):
                 LOG.info('Metadata poll for server %s refused: invalid '
                          'token', server_id)
                 raise exception.Forbidden('Invalid metadata token.')
-            entry.verified = (ring, token)
+            entry.verified = (ring, query)
         poll_times.note(server_id)
         header = environ.get('HTTP_IF_NONE_MATCH')
         # os-collect-config sends back the ETag it got, as is.
@@ -219,6 +227,19 @@ class AgentApp:
         reply = json.dumps({'signal': inbox_id}).encode()
         return ('200 OK', [('Content-Type', 'application/json'),
                            ('Content-Length', str(len(reply)))], reply)
+
+
+def _respond(answer: Answer, environ: dict, start_response: Any) -> list:
+    """Send a handler's answer, with the request's id (the request id
+    middleware's, when it ran: ``fault.request_id``)."""
+    status, headers, content = answer
+    request_id = environ.get(ENV_REQUEST_ID)
+    if request_id is None:
+        request_id = environ[ENV_REQUEST_ID] = (
+            request_id_middleware.new_request_id())
+    # ``headers`` may be a cached entry's: extended, never changed.
+    start_response(status, [*headers, (REQUEST_ID_HEADER, request_id)])
+    return [] if environ['REQUEST_METHOD'] == 'HEAD' else [content]
 
 
 def _query_value(environ: dict, name: str) -> str | None:

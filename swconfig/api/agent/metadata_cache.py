@@ -113,8 +113,8 @@ class Entry:
         self.head_headers = [('Content-Type', 'application/json'),
                              ('Content-Length', '0'), *validators]
         self.not_modified_headers = [('Content-Length', '0'), *validators]
-        # (key ring, token) last verified for this entry: the HMAC is
-        # computed once per agent, not once per poll.
+        # (key ring, query string) whose token was last verified for
+        # this entry: the HMAC is computed once per agent, not per poll.
         self.verified: tuple[Any, str] | None = None
 
 

@@ -115,6 +115,21 @@ def render(exc: BaseException, environ: dict, start_response: Any) -> Any:
     return response(environ, start_response)
 
 
+def _passes_as_is(status: str, headers: list, environ: dict) -> bool:
+    """Whether webob's response would send ``status`` and ``headers`` as
+    they are, and the error body leave them: a success (below 400) with
+    a reason phrase, no Location (made absolute by webob), not a HEAD
+    (whose body webob drops)."""
+    if not (isinstance(status, str) and status[3:4] == ' '
+            and status[:3].isdigit() and status[:3] < '400'
+            and environ['REQUEST_METHOD'] != 'HEAD'):
+        return False
+    for name, _ in headers:  # a loop: a generator costs more
+        if name.lower() == 'location':
+            return False
+    return True
+
+
 class FaultWrapper:
     def __init__(self, app: Any, debug: bool = False) -> None:
         self.app = app
@@ -126,11 +141,43 @@ class FaultWrapper:
                 and b'"error"' in response.body)
 
     def __call__(self, environ: dict, start_response: Any) -> Any:
-        request = webob.Request(environ)
+        # What webob's Request.get_response does, in plain WSGI: most
+        # answers are passed on as they are, without webob's objects.
+        captured: list = []
+        written: list = []
+
+        def capture(status: str, headers: list, exc_info: Any = None
+                    ) -> Any:
+            if exc_info is not None:
+                raise exc_info[1].with_traceback(exc_info[2])
+            captured[:] = (status, headers)
+            return written.append
+
+        request = None
         try:
-            response = request.get_response(self.app)
+            if environ.get('webob.is_body_seekable'):
+                environ['wsgi.input'].seek(0)
+            app_iter = self.app(environ, capture)
+            if written or not captured:
+                request = webob.Request(environ)  # webob's way from here
+                try:
+                    written.extend(app_iter)
+                finally:
+                    if hasattr(app_iter, 'close'):
+                        app_iter.close()
+                app_iter = written
+            status, headers = captured[0], captured[1]
+            if request is None and _passes_as_is(status, headers,
+                                                 environ):
+                start_response(status, headers)
+                return app_iter
+            response = webob.Response(status=status,
+                                      headerlist=list(headers),
+                                      app_iter=app_iter)
         except Exception as exc:
             response = exception_response(exc, self.debug)
+        if request is None:
+            request = webob.Request(environ)
         if (response.status_int >= 400 and request.method != 'HEAD'
                 and not self._is_json_error(response)):
             # pecan's own errors (unknown route, wrong method) are HTML.

@@ -57,10 +57,11 @@ class WriteRateLimiter:
         self.lock = threading.Lock()
 
     def __call__(self, environ: dict, start_response: Any) -> Any:
+        if environ.get('REQUEST_METHOD') not in WRITE_METHODS:
+            return self.app(environ, start_response)  # reads: no option read
         rate = CONF.api.max_writes_per_second_per_project
         project = environ.get('HTTP_X_PROJECT_ID')
-        if rate <= 0 or not project or (
-                environ.get('REQUEST_METHOD') not in WRITE_METHODS):
+        if rate <= 0 or not project:
             return self.app(environ, start_response)
         with self.lock:
             bucket = self.buckets.get(project)

@@ -55,13 +55,30 @@ def _prefix() -> str:
 _PREFIX = [_prefix()]
 _COUNTER = itertools.count()
 _MASK = (1 << 48) - 1
-os.register_at_fork(after_in_child=lambda: _PREFIX.__setitem__(
-    0, _prefix()))
+#: The count's last 3 hex digits, ready: the 9 before them are formatted
+#: once per 4096 ids (``_BLOCK``: the block's number and the id up to
+#: them), which makes an id a third cheaper than formatting all 12.
+_LOW_BITS = 12
+_LOW = tuple(f'{low:03x}' for low in range(1 << _LOW_BITS))
+_BLOCK = [(-1, '')]
+
+
+def _after_fork() -> None:
+    _PREFIX[0] = _prefix()
+    _BLOCK[0] = (-1, '')
+
+
+os.register_at_fork(after_in_child=_after_fork)
 
 
 def new_request_id() -> str:
     """A new request id in oslo's form (``req-`` + a UUID)."""
-    return f'{_PREFIX[0]}{next(_COUNTER) & _MASK:012x}'
+    count = next(_COUNTER) & _MASK
+    number = count >> _LOW_BITS
+    block = _BLOCK[0]  # one tuple: read and replaced whole by any thread
+    if block[0] != number:
+        block = _BLOCK[0] = (number, f'{_PREFIX[0]}{number:09x}')
+    return block[1] + _LOW[count & 0xfff]
 
 
 class RequestId:
@@ -78,8 +95,10 @@ class RequestId:
 
         def with_id(status: str, headers: list, exc_info: Any = None
                     ) -> Any:
-            if not any(name.lower() == _HEADER_LOWER
-                       for name, _ in headers):
+            for name, _ in headers:  # a loop: a generator costs more
+                if name.lower() == _HEADER_LOWER:
+                    break
+            else:
                 headers = [*headers, (HEADER, value)]
             return start_response(status, headers, exc_info)
 

@@ -312,6 +312,20 @@ def test_metadata_bad_tokens_and_unknown_server(api, project):
     assert f'{project}-nosuch' in error['message']
 
 
+def test_a_verified_token_is_not_trusted_in_another_query(api, project):
+    """A poll's verified token is remembered with its query string: any
+    other query string has its token checked again."""
+    url = _metadata_url(api, project, f'{project}-srv')
+    path, _, token = _local(url).partition('?token=')
+    assert api.get(_local(url)).status == 200
+    assert_error(api.get(f'{path}?token={token[:-1]}'), 403)
+    assert_error(api.get(f'{path}?token={token}&token=garbage'), 403)
+    assert api.request('HEAD', f'{path}?token={token}&x=1').status == 200
+    assert api.get(f'{path}?x=1&token={token}').status == 200
+    assert_error(api.get(f'{path}?token=garbage&x=1'), 403)
+    assert api.get(_local(url)).status == 200
+
+
 def test_finished_one_off_action_leaves_the_document(api, project):
     server = f'{project}-srv'
     url = _metadata_url(api, project, server)

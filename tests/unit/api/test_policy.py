@@ -227,16 +227,25 @@ def test_a_contexts_credentials_are_read_once(conf):
     """A request's admin-ness and its rule are keyed by the same
     credentials, read from the context once (oslo.policy reads them too
     when it decides: the decisions are made first)."""
-    target = {'project_id': PROJECT}
-    policy.check_is_admin(_context(M))
-    policy.authorize('software_configs:create', target, _context(M))
     context = _context(M)
-    real = context.to_policy_values
-    reads = []
-    context.to_policy_values = lambda: reads.append(1) or real()
-    assert policy.check_is_admin(context) is False
-    policy.authorize('software_configs:create', target, context)
-    assert len(reads) == 1
-    with pytest.raises(exception.PolicyNotAuthorized):
-        policy.authorize('software_configs:create', {'project_id': PROJECT},
-                         _context(R))
+    credentials = policy._credentials(context)
+    context.roles = ['admin']
+    assert policy._credentials(context) is credentials
+
+
+def test_credentials_hold_every_policy_value(conf):
+    """The decisions' key is what oslo.policy's checks see: every value
+    of the context's to_policy_values, each one telling callers apart."""
+    context = _context(M)
+    values = context.to_policy_values()
+    assert set(values) == {*policy.POLICY_SCALARS, 'roles', 'service_roles'}
+    assert policy._credentials(context) == (
+        *(values[name] for name in policy.POLICY_SCALARS),
+        tuple(values['roles']), tuple(values['service_roles']))
+    seen = {policy._credentials(context)}
+    for name in values:
+        other = _context(M)
+        setattr(other, name, ['changed'] if name.endswith('roles')
+                else 'changed')
+        seen.add(policy._credentials(other))
+    assert len(seen) == len(values) + 1

@@ -319,3 +319,52 @@ def test_refusals_logged_once_per_outage_are_not_errors_each_time(
     errors = [r for r in caplog.records if r.levelname == 'ERROR']
     assert len(errors) == (1 if logged_each else 0), caplog.text
 
+
+def _plain(status, headers, body=(b'plain',), write=None):
+    """A plain WSGI app (no webob) answering as given."""
+    def app(environ, start_response):
+        writer = start_response(status, list(headers))
+        if write is not None:
+            writer(write)
+        return list(body)
+    return app
+
+
+def _wsgi_call(app, method='GET'):
+    """The status, headers and body the server sees."""
+    seen = []
+    environ = webob.Request.blank('/v1/p/x', method=method).environ
+    body = b''.join(fault.FaultWrapper(app)(
+        environ, lambda status, headers, exc_info=None: seen.extend(
+            (status, headers))))
+    return seen[0], seen[1], body
+
+
+def test_plain_answers_pass_as_they_are():
+    headers = [('Content-Type', 'application/json'), ('X-A', '1')]
+    assert _wsgi_call(_plain('200 OK', headers)) == (
+        '200 OK', headers, b'plain')
+
+
+def test_plain_answers_get_what_webob_does_to_them():
+    """A relative Location made absolute, a bare status given its
+    reason, a HEAD's body dropped, what write() sent kept."""
+    assert _wsgi_call(_plain('201 Created', [('Location', '/v1/p/x/1')])
+                      )[1] == [('Location', 'http://localhost/v1/p/x/1')]
+    assert _wsgi_call(_plain('200', []))[0] == '200 OK'
+    assert _wsgi_call(_plain('200 OK', []), method='HEAD')[2] == b''
+    assert _wsgi_call(_plain('200 OK', [], write=b'first '))[2] == (
+        b'first plain')
+
+
+def test_start_response_with_exc_info_is_the_error_body():
+    def app(environ, start_response):
+        try:
+            raise ValueError('boom')
+        except ValueError:
+            start_response('500 Internal Server Error', [], sys.exc_info())
+        return [b'']
+
+    status, headers, body = _wsgi_call(app)
+    assert status == '500 Internal Server Error'
+    assert json.loads(body)['error']['type'] == 'ValueError'

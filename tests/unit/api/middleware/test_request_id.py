@@ -15,6 +15,7 @@
 """The request id middleware: oslo.middleware's behaviour, in plain WSGI,
 and the cheap ids it makes."""
 
+import itertools
 import os
 import uuid
 
@@ -32,6 +33,20 @@ def test_request_ids_are_oslo_shaped_and_unique():
     for value in ids[:3] + ids[-3:]:
         assert value.startswith('req-')
         assert str(uuid.UUID(value[4:])) == value[4:]
+
+
+def test_request_ids_count_across_blocks(monkeypatch):
+    """Ids end with the count in 12 hex digits, the last 3 of them
+    ready-made: the ids around a block's end count on."""
+    monkeypatch.setattr(request_id, '_COUNTER', itertools.count(0x1ffe))
+    ids = [request_id.new_request_id() for _ in range(4)]
+    assert [value[-12:] for value in ids] == [
+        '000000001ffe', '000000001fff', '000000002000', '000000002001']
+    assert len({value[:-12] for value in ids}) == 1
+    monkeypatch.setattr(request_id, '_COUNTER',
+                        itertools.count((1 << 48) - 1))
+    assert request_id.new_request_id()[-12:] == 'ffffffffffff'
+    assert request_id.new_request_id()[-12:] == '000000000000'
 
 
 def test_a_forked_process_makes_ids_of_its_own():
