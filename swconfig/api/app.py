@@ -68,10 +68,13 @@ LOG = log.getLogger(__name__)
 
 def _front(app: Any) -> Any:
     """The middleware every request but the agents' passes first; CORS
-    and the proxy headers only for requests they act on."""
+    only for requests it acts on, the proxy headers only when enabled."""
     app = fault.FaultWrapper(app, debug=CONF.debug)
-    app = bypass.Bypass(http_proxy_to_wsgi.HTTPProxyToWSGI(app, CONF), app,
-                        bypass.proxy_headers_act_on)
+    proxy = http_proxy_to_wsgi.HTTPProxyToWSGI(app, CONF)
+    # Read once, after the middleware registered it: the option is not
+    # mutable, and without it the middleware reads no header.
+    if CONF.oslo_middleware.enable_proxy_headers_parsing:
+        app = proxy
     app = bypass.Bypass(cors.CORS(app, CONF), app, bypass.cors_acts_on)
     return request_id.RequestId(app)
 

@@ -14,18 +14,15 @@
 
 """Running a middleware only for the requests it acts on.
 
-oslo.middleware's CORS and proxy-header middleware are built on webob: a
-request object, a response object and an ``inspect`` of their own
-signature on every request, even one they leave as it is. ``Bypass``
+oslo.middleware's CORS middleware is built on webob: a request object,
+a response object and an ``inspect`` of its own signature on every
+request, even one it leaves as it is. ``Bypass``
 hands a request straight to the app behind when the middleware would do
-nothing with it, which the predicates here decide exactly as those
-middleware do.
+nothing with it, which the predicate here decides exactly as CORS does.
 """
 
 from collections.abc import Callable
 from typing import Any
-
-from swconfig.conf import CONF
 
 
 class Bypass:
@@ -49,9 +46,3 @@ def cors_acts_on(environ: dict) -> bool:
     turns any answer to an ``OPTIONS`` into a 200, nothing else."""
     return 'HTTP_ORIGIN' in environ or environ['REQUEST_METHOD'] == 'OPTIONS'
 
-
-def proxy_headers_act_on(environ: dict) -> bool:
-    """oslo's HTTPProxyToWSGI reads the proxy headers only with ``[
-    oslo_middleware] enable_proxy_headers_parsing`` (read per request,
-    as it does)."""
-    return bool(CONF.oslo_middleware.enable_proxy_headers_parsing)
