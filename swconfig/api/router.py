@@ -310,6 +310,8 @@ _POLL_END = -len(_POLL_SUFFIX)
 #: How many poll paths the router remembers, all forgotten when full
 #: (about 250 bytes each; as many as the metadata cache's default size).
 POLL_PATHS = 10000
+#: The longest server id whose poll path is remembered (a UUID is 36).
+POLL_ID_LENGTH = 64
 
 
 def poll_server_id(method: str, path: str) -> str | None:
@@ -351,7 +353,10 @@ class Router:
             server_id = self._poll_paths.get(path)
             if server_id is None:
                 server_id = poll_server_id('GET', path)
-                if server_id is not None:
+                # Anybody may send poll paths: only ids of a usual size
+                # are remembered, so the memo stays small.
+                if (server_id is not None
+                        and len(server_id) <= POLL_ID_LENGTH):
                     if len(self._poll_paths) >= POLL_PATHS:
                         self._poll_paths = {}
                     self._poll_paths[path] = server_id

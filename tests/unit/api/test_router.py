@@ -254,6 +254,19 @@ def test_remembered_poll_paths_are_bounded(inprocess_stack, monkeypatch):
     assert agent_app.polls == servers
 
 
+def test_long_server_ids_are_polled_but_not_remembered(inprocess_stack):
+    agent_app = _Agent()
+    app = router.Router(TABLE, agent_app, _Recorder('public'),
+                        _Recorder('project'))
+    usual = 'u' * router.POLL_ID_LENGTH
+    long = 'l' * (router.POLL_ID_LENGTH + 1)
+    for server in (usual, long):
+        assert _call(app, 'GET', f'/agent/servers/{server}/metadata') == (
+            '200 OK', b'poll')
+    assert agent_app.polls == [usual, long]
+    assert list(app._poll_paths.values()) == [usual]
+
+
 def test_a_segment_spelled_like_a_placeholder_is_a_value():
     match = _match('GET', '/agent/servers/{server_id}/metadata')
     assert match.args == {'server_id': '{server_id}'}
