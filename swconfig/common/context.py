@@ -19,6 +19,47 @@ from typing import Any
 from oslo_context import context
 from oslo_db.sqlalchemy import enginefacade
 
+#: The request's identity as keystonemiddleware's auth_token (or noauth)
+#: leaves it in the WSGI environ, by context attribute: the environ keys,
+#: the preferred first (the later ones are older spellings).
+_ENVIRON_KEYS: dict[str, tuple[str, ...]] = {
+    'auth_token': ('HTTP_X_AUTH_TOKEN', 'HTTP_X_STORAGE_TOKEN'),
+    'user_id': ('HTTP_X_USER_ID', 'HTTP_X_USER'),
+    'project_id': ('HTTP_X_PROJECT_ID', 'HTTP_X_TENANT_ID',
+                   'HTTP_X_TENANT'),
+    'domain_id': ('HTTP_X_DOMAIN_ID',),
+    'domain_name': ('HTTP_X_DOMAIN_NAME',),
+    'system_scope': ('HTTP_OPENSTACK_SYSTEM_SCOPE',),
+    'user_domain_id': ('HTTP_X_USER_DOMAIN_ID',),
+    'project_domain_id': ('HTTP_X_PROJECT_DOMAIN_ID',),
+    'user_name': ('HTTP_X_USER_NAME',),
+    'project_name': ('HTTP_X_PROJECT_NAME', 'HTTP_X_TENANT_NAME'),
+    'user_domain_name': ('HTTP_X_USER_DOMAIN_NAME',),
+    'project_domain_name': ('HTTP_X_PROJECT_DOMAIN_NAME',),
+    'request_id': ('openstack.request_id',),
+    'global_request_id': ('openstack.global_request_id',),
+    'service_token': ('HTTP_X_SERVICE_TOKEN',),
+    'service_user_id': ('HTTP_X_SERVICE_USER_ID',),
+    'service_user_name': ('HTTP_X_SERVICE_USER_NAME',),
+    'service_user_domain_id': ('HTTP_X_SERVICE_USER_DOMAIN_ID',),
+    'service_user_domain_name': ('HTTP_X_SERVICE_USER_DOMAIN_NAME',),
+    'service_project_id': ('HTTP_X_SERVICE_PROJECT_ID',),
+    'service_project_name': ('HTTP_X_SERVICE_PROJECT_NAME',),
+    'service_project_domain_id': ('HTTP_X_SERVICE_PROJECT_DOMAIN_ID',),
+    'service_project_domain_name': (
+        'HTTP_X_SERVICE_PROJECT_DOMAIN_NAME',),
+}
+#: Each environ key: its attribute and the keys preferred to it.
+_BY_KEY: dict[str, tuple[str, tuple[str, ...]]] = {
+    key: (name, keys[:position])
+    for name, keys in _ENVIRON_KEYS.items()
+    for position, key in enumerate(keys)}
+_KEYS = frozenset(_BY_KEY)
+
+
+def _roles(value: str | None) -> list[str]:
+    return [role.strip() for role in value.split(',')] if value else []
+
 
 @enginefacade.transaction_context_provider
 class RequestContext(context.RequestContext):
@@ -45,6 +86,32 @@ class RequestContext(context.RequestContext):
         values = super().to_dict()
         values['rpc_deadline'] = self.rpc_deadline
         return values
+
+    @classmethod
+    def from_environ(cls, environ: dict[str, Any],
+                     **kwargs: Any) -> 'RequestContext':
+        """oslo.context's ``from_environ``, by the keys the environ has
+        rather than by every key it might have: a request carries a few
+        of the thirty (a fifth of a tenant metadata read went to looking
+        for the others). Keyword arguments win over the environ."""
+        values: dict[str, Any] = {}
+        present = _KEYS.intersection(environ)
+        for key in present:
+            name, preferred = _BY_KEY[key]
+            if name not in kwargs and present.isdisjoint(preferred):
+                values[name] = environ[key]
+        if 'roles' not in kwargs:
+            values['roles'] = _roles(environ.get(
+                'HTTP_X_ROLES', environ.get('HTTP_X_ROLE')))
+        if 'service_roles' not in kwargs:
+            values['service_roles'] = _roles(
+                environ.get('HTTP_X_SERVICE_ROLES'))
+        if 'is_admin_project' not in kwargs:
+            # No header: the admin project, as oslo.context assumes.
+            values['is_admin_project'] = environ.get(
+                'HTTP_X_IS_ADMIN_PROJECT', 'true').lower() == 'true'
+        values.update(kwargs)
+        return cls(**values)
 
     @classmethod
     def from_dict(cls, values: dict[str, Any], **kwargs) -> 'RequestContext':

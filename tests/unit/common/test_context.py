@@ -14,6 +14,7 @@
 
 """The request context: enginefacade-aware, admin-ness carried along."""
 
+from oslo_context import context as oslo_context
 import pytest
 
 from swconfig.common import context as swconfig_context
@@ -52,3 +53,60 @@ def test_rpc_deadline_crosses_rpc(deadline):
         project_id='p1', rpc_deadline=deadline).to_dict()
     assert swconfig_context.RequestContext.from_dict(values).rpc_deadline == (
         deadline)
+
+
+def _oslo_from_environ(environ, **kwargs):
+    """oslo.context's own from_environ, building our class."""
+    base = oslo_context.RequestContext.from_environ.__func__
+    return base(swconfig_context.RequestContext, environ, **kwargs)
+
+
+_IDENTITY = {
+    'HTTP_X_AUTH_TOKEN': 'token', 'HTTP_X_USER_ID': 'u1',
+    'HTTP_X_USER_NAME': 'alice', 'HTTP_X_PROJECT_ID': 'p1',
+    'HTTP_X_PROJECT_NAME': 'demo', 'HTTP_X_USER_DOMAIN_ID': 'default',
+    'HTTP_X_PROJECT_DOMAIN_ID': 'default', 'HTTP_X_ROLES': 'member, reader',
+    'openstack.request_id': 'req-1',
+    'openstack.global_request_id': 'req-g',
+    'HTTP_X_SERVICE_TOKEN': 'st', 'HTTP_X_SERVICE_USER_ID': 'su',
+    'HTTP_X_SERVICE_ROLES': 'service', 'HTTP_X_IS_ADMIN_PROJECT': 'False',
+    'HTTP_OPENSTACK_SYSTEM_SCOPE': 'all', 'PATH_INFO': '/v1/p1/x',
+}
+
+
+@pytest.mark.parametrize('environ', [
+    _IDENTITY,
+    {'openstack.request_id': 'req-2'},
+    # Older spellings, alone and beside the preferred ones.
+    {'HTTP_X_TENANT_ID': 't1', 'HTTP_X_TENANT': 't2', 'HTTP_X_USER': 'u',
+     'HTTP_X_ROLE': 'admin', 'HTTP_X_TENANT_NAME': 'tn',
+     'HTTP_X_STORAGE_TOKEN': 's', 'openstack.request_id': 'req-3'},
+    {'HTTP_X_PROJECT_ID': 'p', 'HTTP_X_TENANT_ID': 't', 'HTTP_X_TENANT': 'x',
+     'HTTP_X_ROLES': '', 'HTTP_X_ROLE': 'ignored',
+     'HTTP_X_IS_ADMIN_PROJECT': 'TRUE', 'openstack.request_id': 'req-4'},
+    {'HTTP_X_TENANT': 'only', 'HTTP_X_PROJECT_NAME': 'n',
+     'HTTP_X_TENANT_NAME': 'm', 'openstack.request_id': 'req-5'},
+], ids=['keystone', 'nothing', 'old-spellings', 'both-spellings', 'tenant'])
+def test_from_environ_is_oslo_contexts(environ):
+    ours = swconfig_context.RequestContext.from_environ(environ)
+    theirs = _oslo_from_environ(environ)
+    assert ours.to_dict() == theirs.to_dict()
+    assert ours.service_roles == theirs.service_roles
+    assert ours.is_admin_project == theirs.is_admin_project
+
+
+def test_from_environ_keyword_arguments_win():
+    kwargs = {'project_id': 'kw', 'roles': ['r'], 'is_admin_project': True,
+              'service_roles': ['s'], 'request_id': 'req-kw'}
+    ours = swconfig_context.RequestContext.from_environ(_IDENTITY, **kwargs)
+    theirs = _oslo_from_environ(_IDENTITY, **kwargs)
+    assert ours.to_dict() == theirs.to_dict()
+    assert ours.project_id == 'kw'
+
+
+def test_from_environ_reads_every_key_oslo_context_reads():
+    """Fails when oslo.context learns a header this module does not
+    know (its table is private, so it is only compared here)."""
+    theirs = oslo_context._ENVIRON_HEADERS
+    ours = swconfig_context._ENVIRON_KEYS
+    assert {name: tuple(keys) for name, keys in theirs.items()} == ours
