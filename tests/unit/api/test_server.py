@@ -66,6 +66,8 @@ def _refuses(port):
             _get(port)
         except ConnectionRefusedError:
             return True
+        except ConnectionError:
+            pass  # accepted as the listener closed, then dropped
         threading.Event().wait(0.05)
     return False
 
