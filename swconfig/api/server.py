@@ -113,7 +113,6 @@ class WSGIService(service.ServiceBase):
         self.port = port
         self.threads = threads
         self.reuse_port = reuse_port
-        self.backlog = CONF.api.backlog
         self.server: Any = None
         self._socket: socket.socket | None = None
         self._stopped = threading.Event()
@@ -135,15 +134,15 @@ class WSGIService(service.ServiceBase):
             sock = _socket(self.host, self.port, reuse_port=True)
         else:
             sock, self._socket = self._socket, None
-        self.backlog = CONF.api.backlog
-        sock.listen(self.backlog)
+        backlog = CONF.api.backlog
+        sock.listen(backlog)
         self._stopped.clear()
         worker: Any = http_worker.HTTPWorker
         if CONF.service_backend == 'eventlet':
             # Only then: it imports eventlet.
             from swconfig.api import green_worker
             worker = green_worker.GreenHTTPWorker
-        self.server = worker(self.app, sock, self.threads, self.backlog,
+        self.server = worker(self.app, sock, self.threads, backlog,
                              sys.stderr)
         self.server.start()
         LOG.info('API listening on http://%s:%s/', self.host, self.port)

@@ -65,12 +65,11 @@ class ConcurrencyLimiter:
         # A count under a lock rather than threading's semaphores, which
         # are written in Python (a Condition): a tenth of a tenant read.
         self._in_progress = 0
-        self._slots_lock = threading.Lock()
-        self._lock = threading.Lock()
+        self._lock = threading.Lock()  # the count and _refused
         self._refused = 0  # since the last request that got a slot
 
     def __call__(self, environ: dict, start_response: Any) -> Any:
-        with self._slots_lock:
+        with self._lock:
             if self._in_progress >= self.limit:
                 busy = True
             else:
@@ -83,7 +82,7 @@ class ConcurrencyLimiter:
                 self._log_recovered()
             return self.app(environ, start_response)
         finally:
-            with self._slots_lock:
+            with self._lock:
                 self._in_progress -= 1
 
     def _refuse(self, environ: dict, start_response: Any) -> Any:
