@@ -80,14 +80,21 @@ def application(environ: dict, start_response: Any) -> list[bytes]:
     return [DOCUMENT]
 
 
-def serve(port: int, threads: int) -> None:
-    """The server of ``swconfig-all`` as it runs it (swconfig.api.server
-    with the default [api] backlog), until SIGTERM."""
+def serve(port: int, threads: int, app: str | None = None) -> None:
+    """The reference, or the WSGI application named ``module:name``,
+    under the server of ``swconfig-all`` as it runs it
+    (swconfig.api.server with the default [api] backlog), until
+    SIGTERM."""
+    import importlib
     import signal
     import threading
 
     from swconfig.api import server
-    service = server.WSGIService(application, common.HOST, port, threads)
+    served = application
+    if app:
+        module, _, name = app.partition(':')
+        served = getattr(importlib.import_module(module), name)
+    service = server.WSGIService(served, common.HOST, port, threads)
     service.start()
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
@@ -129,8 +136,10 @@ def main() -> None:
                         default=fixture_processes.free_port())
     parser.add_argument('--threads', type=int, default=64,
                         help='request threads ([api] threads default)')
+    parser.add_argument('--app', help='serve this WSGI application '
+                                      '(module:name) instead')
     args = parser.parse_args()
-    serve(args.port, args.threads)
+    serve(args.port, args.threads, args.app)
 
 
 if __name__ == '__main__':

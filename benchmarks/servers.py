@@ -68,16 +68,9 @@ def _cheroot(app: str, port: int, threads: int) -> list[str]:
 
 
 def _swconfig(app: str, port: int, threads: int) -> list[str]:
-    code = ('import importlib, signal, sys, threading; '
-            f'sys.path.insert(0, {stack.REPOSITORY!r}); '
-            'from swconfig.api import server; '
-            f'module, _, name = {app!r}.partition(":"); '
-            'app = getattr(importlib.import_module(module), name); '
-            f'service = server.WSGIService(app, {common.HOST!r}, {port}, '
-            f'{threads}); service.start(); stop = threading.Event(); '
-            'signal.signal(signal.SIGTERM, lambda *_: stop.set()); '
-            'stop.wait(); service.stop()')
-    return [sys.executable, '-c', code]
+    """``app`` under swconfig-all's server (``benchmarks.reference``)."""
+    return [sys.executable, '-m', 'benchmarks.reference', '--port',
+            str(port), '--threads', str(threads), '--app', app]
 
 
 def argv(server: str, app: str, port: int, threads: int) -> list[str]:
