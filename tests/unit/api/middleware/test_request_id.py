@@ -35,18 +35,23 @@ def test_request_ids_are_oslo_shaped_and_unique():
         assert str(uuid.UUID(value[4:])) == value[4:]
 
 
-def test_request_ids_count_across_blocks(monkeypatch):
-    """Ids end with the count in 12 hex digits, the last 3 of them
-    ready-made: the ids around a block's end count on."""
-    monkeypatch.setattr(request_id, '_COUNTER', itertools.count(0x1ffe))
-    ids = [request_id.new_request_id() for _ in range(4)]
+def test_request_ids_count_in_their_last_twelve_digits(monkeypatch):
+    """Ids end with the count in 12 hex digits, which starts again at 0
+    after the last 12-digit number; the header pairs share the count."""
+    monkeypatch.setattr(request_id, '_IDS', None)
+    monkeypatch.setattr(request_id, 'ID_HEADERS', None)
+    request_id._start(0x1ffe)
+    ids = [request_id.new_request_id() for _ in range(2)]
+    ids += [value for _name, value in itertools.islice(
+        request_id.ID_HEADERS, 2)]
     assert [value[-12:] for value in ids] == [
         '000000001ffe', '000000001fff', '000000002000', '000000002001']
     assert len({value[:-12] for value in ids}) == 1
-    monkeypatch.setattr(request_id, '_COUNTER',
-                        itertools.count((1 << 48) - 1))
+    assert next(request_id.ID_HEADERS)[0] == request_id.HEADER
+    request_id._start(request_id.ID_COUNT - 1)
     assert request_id.new_request_id()[-12:] == 'ffffffffffff'
     assert request_id.new_request_id()[-12:] == '000000000000'
+    assert request_id.new_request_id()[-12:] == '000000000001'
 
 
 def test_a_forked_process_makes_ids_of_its_own():
