@@ -54,6 +54,7 @@ import os
 import threading
 import time
 from typing import Any
+import weakref
 
 from oslo_log import log
 from oslo_utils import timeutils
@@ -81,8 +82,19 @@ WARM_BATCH = 500
 #: Forks of this process so far: a forked worker warms up its own cache,
 #: told apart without a getpid() on every poll.
 _FORKS = [0]
-os.register_at_fork(after_in_child=lambda: _FORKS.__setitem__(
-    0, _FORKS[0] + 1))
+#: Every cache of this process, for the fork hook.
+_CACHES: 'weakref.WeakSet[MetadataCache]' = weakref.WeakSet()
+
+
+def _after_fork() -> None:
+    """In a forked child: each cache reads the change log (and starts
+    warming up, if asked to) before its next answer."""
+    _FORKS[0] += 1
+    for cache in list(_CACHES):
+        cache.fresh_until = float('-inf')
+
+
+os.register_at_fork(after_in_child=_after_fork)
 
 
 def http_date(value: Any) -> str:
@@ -126,11 +138,18 @@ class MetadataCache:
                  warm: bool = False) -> None:
         self.size = size
         self.freshness = freshness
-        self._clock = clock
+        self.clock = clock
+        #: Until when, on ``clock``, held entries are served without
+        #: reading the change log: ``freshness`` after the last read
+        #: started; -inf at first, after ``expire`` and in a forked child.
+        self.fresh_until = float('-inf')
         self._warm = warm and size > 0
         # ``_FORKS`` when warming up started (None: not yet).
         self._warming_fork: int | None = None
-        self._entries: collections.OrderedDict[str, Entry] = (
+        #: The entries held, least recently polled first. Outside this
+        #: class (``repeat_polls``, after checking ``fresh_until``) only
+        #: read with ``get`` and ``move_to_end``.
+        self.entries: collections.OrderedDict[str, Entry] = (
             collections.OrderedDict())
         self._lock = threading.Lock()  # the entries and the generation
         self._refresh_lock = threading.Lock()
@@ -142,18 +161,21 @@ class MetadataCache:
         # was seen must not be stored after it.
         self._generation = 0
         self._purged_at = float('-inf')
-        # expire() calls, and how many the last read of the log covers.
+        # expire() calls: a read of the log that an expire() overtook
+        # leaves ``fresh_until`` as it is.
         self._expirations = 0
-        self._read_expirations = 0
+        _CACHES.add(self)
 
     def expire(self) -> None:
         """Make the next poll read the change log first: called after a
         request whose changes the engine committed before answering, so
         this worker serves them to the next poll (read your writes)."""
-        self._expirations += 1
+        with self._lock:
+            self._expirations += 1
+            self.fresh_until = float('-inf')
 
     def __len__(self) -> int:
-        return len(self._entries)
+        return len(self.entries)
 
     def get(self, server_id: str) -> Entry | None:
         """The server's entry if held; first reads the change log if the
@@ -161,17 +183,14 @@ class MetadataCache:
         error then propagates: nothing stale is served instead)."""
         if not self.size:
             return None
-        if (self._clock() - self._checked_at >= self.freshness
-                or self._expirations != self._read_expirations):
+        if self.clock() >= self.fresh_until:
             self._refresh()
-        if self._warm and self._warming_fork != _FORKS[0]:
-            self._start_warming()
         # Without the lock: each OrderedDict call is atomic (C, str keys),
         # and an entry dropped between the two is simply not moved.
-        entry = self._entries.get(server_id)
+        entry = self.entries.get(server_id)
         if entry is not None:
             try:
-                self._entries.move_to_end(server_id)
+                self.entries.move_to_end(server_id)
             except KeyError:
                 pass
         return entry
@@ -188,10 +207,10 @@ class MetadataCache:
         if self.size:
             with self._lock:
                 if generation == self._generation:
-                    self._entries[server_id] = entry
-                    self._entries.move_to_end(server_id)
-                    while len(self._entries) > self.size:
-                        self._entries.popitem(last=False)
+                    self.entries[server_id] = entry
+                    self.entries.move_to_end(server_id)
+                    while len(self.entries) > self.size:
+                        self.entries.popitem(last=False)
         return entry
 
     def warm(self) -> int:
@@ -200,7 +219,7 @@ class MetadataCache:
         newer entry is kept. How many entries are held afterwards."""
         self._refresh()  # where the change log starts, before any read
         after = None
-        while len(self._entries) < self.size:
+        while len(self.entries) < self.size:
             generation = self._generation
             rows = db_api.agent_server_documents(after, WARM_BATCH)
             if not rows:
@@ -211,10 +230,10 @@ class MetadataCache:
                 if generation != self._generation:
                     continue  # changes were read meanwhile: rows may be older
                 for server_id, entry in entries:
-                    if len(self._entries) >= self.size:
+                    if len(self.entries) >= self.size:
                         break
-                    self._entries.setdefault(server_id, entry)
-        return len(self._entries)
+                    self.entries.setdefault(server_id, entry)
+        return len(self.entries)
 
     def _start_warming(self) -> None:
         with self._lock:
@@ -237,10 +256,9 @@ class MetadataCache:
 
     def _refresh(self) -> None:
         with self._refresh_lock:
-            started = self._clock()
+            started = self.clock()
             expirations = self._expirations
-            if (started - self._checked_at < self.freshness
-                    and expirations == self._read_expirations):
+            if started < self.fresh_until:
                 return  # another thread read it while this one waited
             if (self._position is not None
                     and started - self._checked_at > RESTART_AFTER):
@@ -252,18 +270,23 @@ class MetadataCache:
             else:
                 self._read_changes(started)
             self._checked_at = started
-            # An expire() meanwhile may be for a commit this read missed.
-            self._read_expirations = expirations
+            with self._lock:
+                # An expire() meanwhile may be for a commit this read
+                # missed: the next answer reads the log again.
+                if expirations == self._expirations:
+                    self.fresh_until = started + self.freshness
             if started - self._purged_at >= PURGE_INTERVAL:
                 self._purged_at = started
                 self._purge()
+            if self._warm and self._warming_fork != _FORKS[0]:
+                self._start_warming()
 
     def _start(self, now: float) -> None:
         """Start from the latest changes: nothing held can be stale, and
         the gaps among them may be transactions still open."""
         rows = db_api.agent_server_changes(None, latest=START_WINDOW)
         with self._lock:
-            self._entries.clear()
+            self.entries.clear()
             self._generation += 1
         ids = {change_id for change_id, _server in rows}
         self._missing = {}
@@ -288,7 +311,7 @@ class MetadataCache:
             self._position = top
         with self._lock:
             for _change_id, server_id in rows:
-                self._entries.pop(server_id, None)
+                self.entries.pop(server_id, None)
             self._generation += 1
 
     def _note_missing(self, low: int, high: int, seen: set[int],

@@ -294,7 +294,7 @@ def test_the_first_poll_starts_warming_up_once_per_process(
     wait_for(lambda: started, 10, 'the warming thread')
     cache.get('b')
     assert started == [3] and len(cache) == 3
-    cache._warming_fork = -1  # as in a worker forked afterwards
+    metadata_cache._after_fork()  # as in a worker forked afterwards
     cache.get('c')
     wait_for(lambda: len(started) == 2, 10, 'warming in the new process')
     assert not _cache(clock)._warm  # off unless asked for
