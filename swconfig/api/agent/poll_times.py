@@ -34,7 +34,9 @@ the rest of a note) only once the writer has missed its rounds.
 
 The hot path takes no lock: the writer thread copies the dict (one C call
 under the GIL) and remembers what it wrote, instead of swapping or
-emptying the dict under a request thread's feet.
+emptying the dict under a request thread's feet. The dict is one for the
+process's life (``noted``), whichever recorder writes it, so a caller may
+hold it and note polls without calling ``note``.
 """
 
 import atexit
@@ -65,15 +67,23 @@ class _Discard(dict):
         pass
 
 
+#: This process's notes (``Recorder.times``), kept by every recorder it
+#: starts, a forked child's included.
+_NOTED: dict[str, float] = {}
+
+
 class Recorder:
     """The noted times of one process and the thread that writes them."""
 
-    def __init__(self, interval: float) -> None:
+    def __init__(self, interval: float,
+                 times: dict[str, float] | None = None) -> None:
         self.pid = os.getpid()
         self.interval = interval
         #: server id -> epoch seconds of its last valid poll; request
         #: threads only ever assign to it.
-        self.times: dict[str, float] = {} if interval > 0 else _Discard()
+        self.times: dict[str, float] = (
+            (times if times is not None else {}) if interval > 0
+            else _Discard())
         #: What the last successful writes stored, per server.
         self.written: dict[str, float] = {}
         self._flushing = threading.Lock()
@@ -180,13 +190,19 @@ def _start() -> Recorder:
     with _start_lock:
         recorder = _recorder
         if not isinstance(recorder, Recorder) or recorder.pid != _getpid():
-            inherited = recorder
-            recorder = Recorder(CONF.api.poll_time_interval)
-            if isinstance(inherited, Recorder) and recorder.interval > 0:
-                recorder.times.update(inherited.times.copy())
+            recorder = Recorder(CONF.api.poll_time_interval, _NOTED)
             recorder.start()
             _recorder = recorder
         return recorder
+
+
+def noted() -> dict[str, float]:
+    """Where this process notes polls, for a caller that notes them
+    itself (``noted[server_id] = time.time()``) after the first poll of
+    each server went through ``note``, which starts the writer (and a
+    forked child's, the first poll after a fork). A dict that keeps
+    nothing when recording is off."""
+    return _NOTED if CONF.api.poll_time_interval > 0 else _Discard()
 
 
 def flush() -> int:
@@ -206,6 +222,7 @@ def reset() -> None:
         if isinstance(recorder, Recorder) and recorder.pid == _getpid():
             recorder.stop()
         _recorder = _NotStarted()
+        _NOTED.clear()
 
 
 def _after_fork() -> None:
