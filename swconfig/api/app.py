@@ -14,9 +14,12 @@
 
 """Building the WSGI application.
 
-``swconfig.api.router.Router`` is outermost: it matches every request
-against the route table once. The agents' signed URLs go straight to
-``AgentApp`` (the hot path, no middleware). Everything else passes, in
+``swconfig.api.agent.repeat_polls.RepeatPolls`` is outermost: it
+answers an agent's poll of a URL it answered before, while nothing it
+relied on changed, and hands everything else to
+``swconfig.api.router.Router``, which matches every request against the
+route table once. The agents' signed URLs go straight to ``AgentApp``
+(the hot path, no middleware). Everything else passes, in
 this order, the request id (outermost: every answer carries
 ``x-openstack-request-id``, errors included), CORS (``[cors]``), the
 proxy headers (``[oslo_middleware] enable_proxy_headers_parsing``) and
@@ -49,6 +52,7 @@ from swconfig.api import healthcheck
 from swconfig.api import hooks
 from swconfig.api import router
 from swconfig.api.agent import endpoints as agent
+from swconfig.api.agent import repeat_polls
 from swconfig.api.middleware import bypass
 from swconfig.api.middleware import concurrency
 from swconfig.api.middleware import fault
@@ -97,7 +101,7 @@ def _authenticated(app: Any) -> Any:
     return noauth.NoAuthMiddleware(app)
 
 
-def setup_app() -> router.Router:
+def setup_app() -> repeat_polls.RepeatPolls:
     signing.keyring()  # a missing signing key fails at start-up
     problem = urls.agent_base_url_problem()
     if problem:
@@ -113,11 +117,12 @@ def setup_app() -> router.Router:
     project_app = concurrency.ConcurrencyLimiter(
         _authenticated(ratelimit.WriteRateLimiter(
             router.ProjectDispatch(pecan_app, agent_app.cache))))
-    return router.Router(
+    return repeat_polls.RepeatPolls(router.Router(
         router.RouteTable(), agent_app,
         public_app=_front(pecan_app),
         project_app=_front(project_app),
         dashboard_app=_front(dashboard.DashboardApp()),
         # The health check's own 200/503 answers go out as they are.
         health_app=request_id.RequestId(healthcheck.health_app(
-            CONF, fault.FaultWrapper(_not_found, debug=CONF.debug))))
+            CONF, fault.FaultWrapper(_not_found, debug=CONF.debug)))),
+        agent_app.polls, agent_app.cache)

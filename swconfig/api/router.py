@@ -307,18 +307,14 @@ _POLL_PREFIX, _, _POLL_SUFFIX = urls.AGENT_METADATA.partition('{server_id}')
 _POLL_METHODS = frozenset(('GET', 'HEAD'))
 _POLL_START = len(_POLL_PREFIX)
 _POLL_END = -len(_POLL_SUFFIX)
-#: How many poll paths the router remembers, all forgotten when full
-#: (about 250 bytes each; as many as the metadata cache's default size).
-POLL_PATHS = 10000
-#: The longest server id whose poll path is remembered (a UUID is 36).
-POLL_ID_LENGTH = 64
 
 
 def poll_server_id(method: str, path: str) -> str | None:
     """The server id of an agent's poll (``GET|HEAD`` of
     ``urls.AGENT_METADATA`` in its plain form: ASCII, no trailing slash),
     or None to leave the request to the route table, which matches it the
-    same way. The poll is the most frequent request by far, so it is
+    same way. A poll of a URL polled before does not get here
+    (``swconfig.api.agent.repeat_polls``); the first one of each is
     recognised with a few string tests before anything else."""
     if (method in _POLL_METHODS and path.startswith(_POLL_PREFIX)
             and path.endswith(_POLL_SUFFIX) and path.isascii()):
@@ -340,29 +336,12 @@ class Router:
         self.project_app = project_app
         self.health_app = health_app
         self.dashboard_app = dashboard_app
-        # Poll paths and their server ids (poll_server_id), at most
-        # POLL_PATHS: each agent polls the same path over and over.
-        self._poll_paths: dict[str, str] = {}
 
     def __call__(self, environ: dict, start_response: Any) -> Any:
         path = environ.get('PATH_INFO', '')
-        if (path.startswith(_POLL_PREFIX)
-                and environ['REQUEST_METHOD'] in _POLL_METHODS):
-            # The server id of a poll path seen before, found at once;
-            # else poll_server_id's string tests.
-            server_id = self._poll_paths.get(path)
-            if server_id is None:
-                server_id = poll_server_id('GET', path)
-                # Anybody may send poll paths: only ids of a usual size
-                # are remembered, so the memo stays small.
-                if (server_id is not None
-                        and len(server_id) <= POLL_ID_LENGTH):
-                    if len(self._poll_paths) >= POLL_PATHS:
-                        self._poll_paths = {}
-                    self._poll_paths[path] = server_id
-            if server_id is not None:
-                return self.agent_app.poll(server_id, environ,
-                                           start_response)
+        server_id = poll_server_id(environ['REQUEST_METHOD'], path)
+        if server_id is not None:
+            return self.agent_app.poll(server_id, environ, start_response)
         if (self.dashboard_app is not None
                 and dashboard.is_dashboard_path(path)):
             return self.dashboard_app(environ, start_response)

@@ -32,7 +32,7 @@ def _init_application():
         [sys.argv[0]],
         default_config_files=files.split(',') if files else None)
     from swconfig.api import app
-    # The router's bound __call__: the server calls it directly, not
+    # The outermost app's bound __call__: the server calls it directly, not
     # through the instance-call slot (a twentieth of an agent poll).
     return app.setup_app().__call__
 

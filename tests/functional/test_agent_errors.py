@@ -24,6 +24,7 @@ import pytest
 from sqlalchemy import exc as sa_exc
 
 from swconfig.api.agent import metadata_cache
+from swconfig.api.agent import repeat_polls
 from swconfig.common import exception
 from swconfig.db import api as db_api
 from tests.functional.api import helpers
@@ -67,16 +68,24 @@ def _database_down(*_args, **_kwargs):
 def test_a_crash_while_polling_is_a_500_error_body(
         inprocess_stack, agent_urls, monkeypatch, method):
     metadata_url, _, _ = agent_urls
+    front = inprocess_stack.app.app
+    assert isinstance(front, repeat_polls.RepeatPolls)
     assert inprocess_stack.request(method, metadata_url).status == 200
     monkeypatch.setattr(db_api, 'agent_server_document', _bug)
-    # The document is held in memory now: crash there too.
+    # The document is held in memory now: crash there too, and where a
+    # repeat poll is answered (repeat_polls).
     monkeypatch.setattr(metadata_cache.MetadataCache, 'get', _bug)
-    reply = inprocess_stack.request(method, metadata_url)
-    assert reply.status == 500
-    assert reply.headers['x-openstack-request-id'].startswith('req-')
-    if method == 'GET':
-        error = assert_error(reply, 500, 'KeyError')
-        assert 'message' not in error  # no internals without debug
+    monkeypatch.setattr(repeat_polls, '_now', _bug)
+    # The whole path (the cache's freshness bound passed), then the
+    # repeat poll's.
+    for fresh_until in (float('-inf'), float('inf')):
+        monkeypatch.setattr(front.cache, 'fresh_until', fresh_until)
+        reply = inprocess_stack.request(method, metadata_url)
+        assert reply.status == 500
+        assert reply.headers['x-openstack-request-id'].startswith('req-')
+        if method == 'GET':
+            error = assert_error(reply, 500, 'KeyError')
+            assert 'message' not in error  # no internals without debug
 
 
 @pytest.mark.parametrize('method', ['GET', 'HEAD'])

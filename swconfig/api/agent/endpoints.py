@@ -46,6 +46,7 @@ from webob import etag as webob_etag
 
 from swconfig.api.agent import metadata_cache
 from swconfig.api.agent import poll_times
+from swconfig.api.agent import repeat_polls
 from swconfig.api.agent import signal_notifier
 from swconfig.api.middleware import fault
 from swconfig.api.middleware import request_id as request_id_middleware
@@ -97,6 +98,9 @@ class AgentApp:
         self.cache = metadata_cache.MetadataCache(
             CONF.api.metadata_cache_size, CONF.api.metadata_cache_freshness,
             warm=CONF.api.metadata_cache_warm)
+        #: Polls answered here, for ``repeat_polls.RepeatPolls`` to answer
+        #: again while nothing they relied on changed.
+        self.polls = repeat_polls.Polls(CONF.api.metadata_cache_size)
 
     def project_request_done(self) -> None:
         """A project request of this worker ended: the engine committed
@@ -116,19 +120,15 @@ class AgentApp:
 
     def poll(self, server_id: str, environ: dict,
              start_response: Any) -> Any:
-        """``serve`` of ``metadata`` for the router's poll fast path
-        (``router.poll_server_id``): the same answer, without a route
-        match or keyword arguments (``_respond`` inline, too)."""
+        """``serve`` of ``metadata`` for a plain poll path (the router's
+        ``poll_server_id``), recording it for ``RepeatPolls``."""
         try:
-            status, headers, content = self.metadata(environ, server_id)
+            answer, entry = self._metadata(environ, server_id)
         except Exception as exc:
             return fault.render(exc, environ, start_response)
-        request_id = environ.get(ENV_REQUEST_ID)
-        if request_id is None:
-            request_id = environ[ENV_REQUEST_ID] = (
-                request_id_middleware.new_request_id())
-        start_response(status, [*headers, (REQUEST_ID_HEADER, request_id)])
-        return [] if environ['REQUEST_METHOD'] == 'HEAD' else [content]
+        self.polls.record(environ['PATH_INFO'], server_id,
+                          environ.get('QUERY_STRING', ''), entry)
+        return _respond(answer, environ, start_response)
 
     @spec.operation('getAgentMetadata', 'Poll a server\'s metadata.',
                     tag=TAG, method='GET', no_token=True,
@@ -144,6 +144,11 @@ class AgentApp:
                                '403': {'description': 'Bad token.'},
                                '404': {'description': 'Unknown server.'}})
     def metadata(self, environ: dict, server_id: str) -> Answer:
+        return self._metadata(environ, server_id)[0]
+
+    def _metadata(self, environ: dict,
+                  server_id: str) -> tuple[Answer, metadata_cache.Entry]:
+        """The answer to a poll, and the entry it comes from."""
         entry = self.cache.get(server_id) or self.cache.load(server_id)
         if entry is None:
             raise exception.ServerNotFound(server_id=server_id)
@@ -167,10 +172,11 @@ class AgentApp:
                 header == entry.etag_header
                 or entry.etag in webob_etag.ETagMatcher.parse(
                     header, strong=False)):
-            return '304 Not Modified', entry.not_modified_headers, b''
+            return ('304 Not Modified', entry.not_modified_headers,
+                    b''), entry
         if environ['REQUEST_METHOD'] == 'GET':
-            return '200 OK', entry.get_headers, entry.content
-        return '200 OK', entry.head_headers, b''
+            return ('200 OK', entry.get_headers, entry.content), entry
+        return ('200 OK', entry.head_headers, b''), entry
 
     @spec.operation('putAgentSignal', 'Signal a deployment action '
                     '(heat-config-notify retries PUT on 5xx).', tag=TAG,

@@ -222,51 +222,6 @@ def test_plain_polls_take_the_fast_path(inprocess_stack):
     assert status.startswith('405')
 
 
-def test_remembered_poll_paths_are_polls_exactly_when_they_were(
-        inprocess_stack):
-    """The router remembers poll paths: the second time, each path and
-    method goes where poll_server_id sent it the first time."""
-    agent_app = _Agent()
-    app = router.Router(TABLE, agent_app, _Recorder('public'),
-                        _Recorder('project'))
-    expected = []
-    for _ in range(2):
-        for method in ('GET', 'HEAD', 'PUT', 'POST'):
-            for path in POLL_PATHS:
-                server_id = router.poll_server_id(method, path)
-                status, content = _call(app, method, path)
-                assert (content == b'poll') == (server_id is not None)
-                if server_id is not None:
-                    expected.append(server_id)
-    assert agent_app.polls == expected == ['s1'] * 4
-
-
-def test_remembered_poll_paths_are_bounded(inprocess_stack, monkeypatch):
-    monkeypatch.setattr(router, 'POLL_PATHS', 2)
-    agent_app = _Agent()
-    app = router.Router(TABLE, agent_app, _Recorder('public'),
-                        _Recorder('project'))
-    servers = [f's{n}' for n in range(5)] * 2
-    for server in servers:
-        assert _call(app, 'GET', f'/agent/servers/{server}/metadata') == (
-            '200 OK', b'poll')
-        assert len(app._poll_paths) <= 2
-    assert agent_app.polls == servers
-
-
-def test_long_server_ids_are_polled_but_not_remembered(inprocess_stack):
-    agent_app = _Agent()
-    app = router.Router(TABLE, agent_app, _Recorder('public'),
-                        _Recorder('project'))
-    usual = 'u' * router.POLL_ID_LENGTH
-    long = 'l' * (router.POLL_ID_LENGTH + 1)
-    for server in (usual, long):
-        assert _call(app, 'GET', f'/agent/servers/{server}/metadata') == (
-            '200 OK', b'poll')
-    assert agent_app.polls == [usual, long]
-    assert list(app._poll_paths.values()) == [usual]
-
-
 def test_a_segment_spelled_like_a_placeholder_is_a_value():
     match = _match('GET', '/agent/servers/{server_id}/metadata')
     assert match.args == {'server_id': '{server_id}'}

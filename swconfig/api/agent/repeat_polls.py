@@ -1,0 +1,124 @@
+# Copyright 2026 swconfig developers
+#
+#    Licensed under the Apache License, Version 2.0 (the "License"); you may
+#    not use this file except in compliance with the License. You may obtain
+#    a copy of the License at
+#
+#         http://www.apache.org/licenses/LICENSE-2.0
+#
+#    Unless required by applicable law or agreed to in writing, software
+#    distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+#    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+#    License for the specific language governing permissions and limitations
+#    under the License.
+
+"""An agent's poll of the URL it polled before, answered in one frame.
+
+Each agent polls its one signed URL every 30 seconds, so nearly every
+request the service gets is a URL it has answered before. The first poll
+of a URL goes the whole way (the router, ``AgentApp.poll``: the route, the
+token's HMAC, the metadata cache); once it is answered 200 or 304,
+``AgentApp`` records the path with its server id, the query string that
+carried the valid token and the cache entry it was answered from
+(``Polls.record``).
+
+``RepeatPolls``, the outermost WSGI app, answers a ``GET`` or ``HEAD`` of
+a recorded path itself when nothing it relied on has changed:
+
+* the query string is the one recorded (so is the token);
+* the metadata cache is within its freshness bound (``fresh_until``) and
+  holds the very entry recorded: a change of the server's document or
+  token revision replaces or drops the entry, and a key ring is loaded
+  once per process;
+* an ``If-None-Match`` is absent or exactly the entry's ETag.
+
+It then answers as ``AgentApp.poll`` would, with the same headers, the
+poll time noted and a new request id. Anything else (a refresh due, a
+changed entry, another query string, a weak or listed ETag, any other
+request) goes to the router unchanged, whose answer records the path
+again. The one frame matters: a poll is a few thousand instructions of
+Python, and under a threaded server every one of them is spent holding
+the GIL that the server's other threads wait for.
+"""
+
+import time
+from typing import Any
+
+from swconfig.api.agent import metadata_cache
+from swconfig.api.agent import poll_times
+from swconfig.api.middleware import fault
+from swconfig.api.middleware import request_id
+
+_POLL_METHODS = frozenset(('GET', 'HEAD'))
+_NOT_MODIFIED = '304 Not Modified'
+_OK = '200 OK'
+_now = time.time
+
+
+class Polls(dict):
+    """Recorded polls: path -> (server id, query string, cache entry).
+    At most ``limit`` (the metadata cache's size: one URL per server);
+    all are forgotten when it is reached, and recorded again as polled.
+    """
+
+    def __init__(self, limit: int) -> None:
+        super().__init__()
+        self.limit = limit
+
+    def record(self, path: str, server_id: str, query: str,
+               entry: metadata_cache.Entry) -> None:
+        """A poll of ``path`` with ``query`` was answered from ``entry``
+        after its token was verified."""
+        if not entry.etag or not self.limit:
+            return  # no ETag to compare, or no cache to hold the entry
+        if len(self) >= self.limit:
+            self.clear()
+        self[path] = (server_id, query, entry)
+
+
+class RepeatPolls:
+    """The outermost WSGI app: repeat polls here, the rest to ``app``."""
+
+    def __init__(self, app: Any, polls: Polls,
+                 cache: metadata_cache.MetadataCache) -> None:
+        self.app = app
+        self.polls = polls
+        self.cache = cache
+        self.noted = poll_times.noted()
+
+    def __call__(self, environ: dict, start_response: Any) -> Any:
+        poll = self.polls.get(environ.get('PATH_INFO'))
+        if poll is not None:
+            try:
+                server_id, query, recorded = poll
+                method = environ['REQUEST_METHOD']
+                cache = self.cache
+                entries = cache.entries
+                header = environ.get('HTTP_IF_NONE_MATCH')
+                if (method in _POLL_METHODS
+                        and environ.get('QUERY_STRING') == query
+                        and cache.clock() < cache.fresh_until
+                        and entries.get(server_id) is recorded
+                        and (not header or header == recorded.etag_header)):
+                    if header:
+                        status, headers, content = (
+                            _NOT_MODIFIED, recorded.not_modified_headers,
+                            None)
+                    elif method == 'GET':
+                        status, headers, content = (
+                            _OK, recorded.get_headers, recorded.content)
+                    else:
+                        status, headers, content = (
+                            _OK, recorded.head_headers, None)
+                    try:
+                        entries.move_to_end(server_id)
+                    except KeyError:
+                        pass  # dropped meanwhile: answered from the entry
+                    self.noted[server_id] = _now()  # poll_times.note's
+                    # The headers are the entry's: extended, not changed.
+                    start_response(status,
+                                   [*headers, next(request_id.ID_HEADERS)])
+                    return [] if content is None else [content]
+            except Exception as exc:
+                return fault.render(exc, environ, start_response)
+        return self.app(environ, start_response)
