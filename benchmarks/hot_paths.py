@@ -23,6 +23,8 @@ called directly with environs shaped like uWSGI's for:
   signed metadata URL (HEAD, GET, GET with a matching If-None-Match);
 * ``tenant``: ``GET /v1/{project}/software_deployments/metadata/{server}``
   as the server's owner;
+* ``limit``: the benchmark's in-memory limit (``benchmarks.reference``)
+  answering the poll GET, the Python work no poll can go below;
 * ``null``: a do-nothing WSGI app through the same calls, the harness's
   own share of every figure.
 
@@ -49,7 +51,9 @@ import tempfile
 from typing import Any
 import uuid
 
-KINDS = ('null', 'poll_head', 'poll_get', 'poll_304', 'tenant')
+from benchmarks import reference
+
+KINDS = ('null', 'limit', 'poll_head', 'poll_get', 'poll_304', 'tenant')
 #: Requests of each kind before counting: caches and decisions warm.
 WARM_UP = 50
 _CALLGRIND_C = '''#include <valgrind/callgrind.h>
@@ -156,6 +160,7 @@ def requests(application: Any) -> dict[str, collections.abc.Callable]:
     view = f'/v1/{project}/software_deployments/metadata/srv-1'
     return {
         'null': lambda: call('GET', path, query, app=_null_app),
+        'limit': lambda: call('GET', path, query, app=reference.application),
         'poll_head': lambda: call('HEAD', path, query),
         'poll_get': lambda: call('GET', path, query),
         'poll_304': lambda: call('GET', path, query,
