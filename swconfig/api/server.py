@@ -42,29 +42,36 @@ STOP_TIMEOUT = 5
 
 class _InFlight:
     """The application, counting the requests it is running, so that
-    stop() can wait for them (granian has no way to join its threads)."""
+    stop() can wait for them (granian has no way to join its threads).
+    The count is kept under a plain lock (its ``with`` is C, unlike a
+    Condition's): every request passes here, stop() only once."""
+
+    #: How often wait_idle looks at the count.
+    POLL_INTERVAL = 0.01
 
     def __init__(self, app: Callable[..., Iterable[bytes]]) -> None:
         self.app = app
         self.count = 0
-        self._idle = threading.Condition()
+        self._lock = threading.Lock()
 
     def __call__(self, environ: dict[str, Any],
                  start_response: Callable[..., Any]) -> Iterable[bytes]:
-        with self._idle:
+        with self._lock:
             self.count += 1
         try:
             return self.app(environ, start_response)
         finally:
-            with self._idle:
+            with self._lock:
                 self.count -= 1
-                if not self.count:
-                    self._idle.notify_all()
 
     def wait_idle(self, timeout: float) -> bool:
         """Whether every request ended within ``timeout`` seconds."""
-        with self._idle:
-            return self._idle.wait_for(lambda: not self.count, timeout)
+        deadline = time.monotonic() + timeout
+        while self.count:
+            if time.monotonic() >= deadline:
+                return False
+            time.sleep(self.POLL_INTERVAL)
+        return True
 
 
 def _socket(host: str, port: int, reuse_port: bool) -> socket.socket:
