@@ -31,9 +31,12 @@ once like any other signal.
 
 These are the hottest paths of the service, so the router hands them
 straight to ``AgentApp`` (no webob, no middleware) and the database is
-read through the DB layer's autocommit agent engine. The signed token is
-checked on every poll (its HMAC once per server and token). Every error is
-answered with the API's standard error body.
+read through the DB layer's autocommit agent engine; an agent's poll of
+the URL it polled before is answered in front of the router
+(``swconfig.api.agent.repeat_polls``) from what ``poll`` recorded. The
+signed token is checked on every poll (its HMAC once per server and
+token; a repeat poll compares the query string that carried it). Every
+error is answered with the API's standard error body.
 """
 
 from collections.abc import Callable
