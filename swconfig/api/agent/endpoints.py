@@ -33,9 +33,9 @@ These are the hottest paths of the service, so the router hands them
 straight to ``AgentApp`` (no webob, no middleware) and the database is
 read through the DB layer's autocommit agent engine; an agent's poll of
 the URL it polled before is answered in front of the router
-(``swconfig.api.agent.repeat_polls``) from what ``poll`` recorded. The
-signed token is checked on every poll (its HMAC once per server and
-token; a repeat poll compares the query string that carried it). Every
+(``swconfig.api.agent.repeat_polls``). The signed token is checked on
+every poll (its HMAC once per server and token; a repeat poll compares
+the query string whose token was verified). Every
 error is answered with the API's standard error body.
 """
 
@@ -126,11 +126,10 @@ class AgentApp:
         """``serve`` of ``metadata`` for a plain poll path (the router's
         ``poll_server_id``), recording it for ``RepeatPolls``."""
         try:
-            answer, entry = self._metadata(environ, server_id)
+            answer = self.metadata(environ, server_id)
         except Exception as exc:
             return fault.render(exc, environ, start_response)
-        self.polls.record(environ['PATH_INFO'], server_id,
-                          environ.get('QUERY_STRING', ''), entry)
+        self.polls.record(environ['PATH_INFO'], server_id)
         return _respond(answer, environ, start_response)
 
     @spec.operation('getAgentMetadata', 'Poll a server\'s metadata.',
@@ -147,11 +146,6 @@ class AgentApp:
                                '403': {'description': 'Bad token.'},
                                '404': {'description': 'Unknown server.'}})
     def metadata(self, environ: dict, server_id: str) -> Answer:
-        return self._metadata(environ, server_id)[0]
-
-    def _metadata(self, environ: dict,
-                  server_id: str) -> tuple[Answer, metadata_cache.Entry]:
-        """The answer to a poll, and the entry it comes from."""
         entry = self.cache.get(server_id) or self.cache.load(server_id)
         if entry is None:
             raise exception.ServerNotFound(server_id=server_id)
@@ -175,11 +169,10 @@ class AgentApp:
                 header == entry.etag_header
                 or entry.etag in webob_etag.ETagMatcher.parse(
                     header, strong=False)):
-            return ('304 Not Modified', entry.not_modified_headers,
-                    b''), entry
+            return '304 Not Modified', entry.not_modified_headers, b''
         if environ['REQUEST_METHOD'] == 'GET':
-            return ('200 OK', entry.get_headers, entry.content), entry
-        return ('200 OK', entry.head_headers, b''), entry
+            return '200 OK', entry.get_headers, entry.content
+        return '200 OK', entry.head_headers, b''
 
     @spec.operation('putAgentSignal', 'Signal a deployment action '
                     '(heat-config-notify retries PUT on 5xx).', tag=TAG,

@@ -126,7 +126,8 @@ class Entry:
                              ('Content-Length', '0'), *validators]
         self.not_modified_headers = [('Content-Length', '0'), *validators]
         # (key ring, query string) whose token was last verified for
-        # this entry: the HMAC is computed once per agent, not per poll.
+        # this entry: the HMAC is computed once per agent, not per poll
+        # (``repeat_polls`` compares the query string alone).
         self.verified: tuple[Any, str] | None = None
 
 

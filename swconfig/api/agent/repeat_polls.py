@@ -17,28 +17,28 @@
 Each agent polls its one signed URL every 30 seconds, so nearly every
 request the service gets is a URL it has answered before. The first poll
 of a URL goes the whole way (the router, ``AgentApp.poll``: the route, the
-token's HMAC, the metadata cache); once it is answered 200 or 304,
-``AgentApp`` records the path with its server id, the query string that
-carried the valid token and the cache entry it was answered from
-(``Polls.record``).
+token's HMAC, the metadata cache, which keeps on the entry the query
+string whose token it verified); once it is answered 200 or 304,
+``AgentApp`` records the path with its server id (``Polls.record``).
 
 ``RepeatPolls``, the outermost WSGI app, answers a ``GET`` or ``HEAD`` of
-a recorded path itself when nothing it relied on has changed:
+a recorded path itself when nothing it relies on has changed:
 
-* the query string is the one recorded (so is the token);
 * the metadata cache is within its freshness bound (``fresh_until``) and
-  holds the very entry recorded: a change of the server's document or
-  token revision replaces or drops the entry, and a key ring is loaded
-  once per process;
+  holds an entry for the server: a change of the server's document or
+  token revision drops it, and its replacement is verified afresh;
+* the query string is the one whose token was verified for that entry
+  (the key ring is loaded once per process);
 * an ``If-None-Match`` is absent or exactly the entry's ETag.
 
 It then answers as ``AgentApp.poll`` would, with the same headers, the
 poll time noted and a new request id. Anything else (a refresh due, a
-changed entry, another query string, a weak or listed ETag, any other
-request) goes to the router unchanged, whose answer records the path
-again. The one frame matters: a poll is a few thousand instructions of
-Python, and under a threaded server every one of them is spent holding
-the GIL that the server's other threads wait for.
+dropped or unverified entry, another query string, a weak or listed ETag,
+any other request) goes to the router unchanged. The record holds no
+entry, so it keeps no document alive that the cache let go. The one
+frame matters: a poll is a few thousand instructions of Python, and
+under a threaded server every one of them is spent holding the GIL that
+the server's other threads wait for.
 """
 
 import time
@@ -56,24 +56,21 @@ _now = time.time
 
 
 class Polls(dict):
-    """Recorded polls: path -> (server id, query string, cache entry).
-    At most ``limit`` (the metadata cache's size: one URL per server);
-    all are forgotten when it is reached, and recorded again as polled.
-    """
+    """Recorded poll paths and their server ids, at most ``limit`` (the
+    metadata cache's size: one URL per server); all are forgotten when it
+    is reached, and recorded again as polled."""
 
     def __init__(self, limit: int) -> None:
         super().__init__()
         self.limit = limit
 
-    def record(self, path: str, server_id: str, query: str,
-               entry: metadata_cache.Entry) -> None:
-        """A poll of ``path`` with ``query`` was answered from ``entry``
-        after its token was verified."""
-        if not entry.etag or not self.limit:
-            return  # no ETag to compare, or no cache to hold the entry
+    def record(self, path: str, server_id: str) -> None:
+        """A poll of ``path`` was answered after its token was verified."""
+        if not self.limit:
+            return  # no cache to hold the entries
         if len(self) >= self.limit:
             self.clear()
-        self[path] = (server_id, query, entry)
+        self[path] = server_id
 
 
 class RepeatPolls:
@@ -87,29 +84,30 @@ class RepeatPolls:
         self.noted = poll_times.noted()
 
     def __call__(self, environ: dict, start_response: Any) -> Any:
-        poll = self.polls.get(environ.get('PATH_INFO'))
-        if poll is not None:
+        server_id = self.polls.get(environ.get('PATH_INFO'))
+        if server_id is not None:
             try:
-                server_id, query, recorded = poll
                 method = environ['REQUEST_METHOD']
                 cache = self.cache
                 entries = cache.entries
+                entry = (entries.get(server_id)
+                         if method in _POLL_METHODS
+                         and cache.clock() < cache.fresh_until else None)
+                verified = entry.verified if entry is not None else None
                 header = environ.get('HTTP_IF_NONE_MATCH')
-                if (method in _POLL_METHODS
-                        and environ.get('QUERY_STRING') == query
-                        and cache.clock() < cache.fresh_until
-                        and entries.get(server_id) is recorded
-                        and (not header or header == recorded.etag_header)):
+                if (verified is not None
+                        and verified[1] == environ.get('QUERY_STRING')
+                        and (not header or (header == entry.etag_header
+                                            and entry.etag))):
                     if header:
                         status, headers, content = (
-                            _NOT_MODIFIED, recorded.not_modified_headers,
-                            None)
+                            _NOT_MODIFIED, entry.not_modified_headers, None)
                     elif method == 'GET':
                         status, headers, content = (
-                            _OK, recorded.get_headers, recorded.content)
+                            _OK, entry.get_headers, entry.content)
                     else:
                         status, headers, content = (
-                            _OK, recorded.head_headers, None)
+                            _OK, entry.head_headers, None)
                     try:
                         entries.move_to_end(server_id)
                     except KeyError:

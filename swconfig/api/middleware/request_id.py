@@ -61,7 +61,8 @@ def _ids(prefix: str, start: int = 0) -> Iterator[str]:
     """Ids ``prefix`` + the count in 12 hex digits, from ``start`` (a
     multiple of 4096 or not). Made by C iterators only, a block of 4096
     at a time (the block's 9 digits once, each id one concatenation), so
-    ``next`` runs no Python code: no other thread runs meanwhile."""
+    ``next`` runs no Python code of its own: a thread switch cannot split
+    it."""
     first, skip = divmod(start, 1 << _LOW_BITS)
     blocks = itertools.chain(
         range(first, ID_COUNT >> _LOW_BITS),

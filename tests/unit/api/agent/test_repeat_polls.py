@@ -200,21 +200,29 @@ def test_an_unknown_server_and_a_bad_token_are_not_recorded(front):
     assert '/agent/servers/nobody/metadata' not in front.polls
 
 
-def _entry(etag='e'):
-    return metadata_cache.Entry({'etag': etag, 'token_revision': 1,
-                                 'document': '{}', 'updated_at': UPDATED_AT})
-
-
 def test_polls_are_bounded_by_the_cache_size():
     polls = repeat_polls.Polls(2)
     for number in range(5):
-        polls.record(f'/p{number}', f's{number}', 'token=t', _entry())
+        polls.record(f'/p{number}', f's{number}')
         assert 1 <= len(polls) <= 2
-    assert polls['/p4'][:2] == ('s4', 'token=t')
-    # Nothing to compare an If-None-Match with, or no cache to hold the
-    # entry: not recorded.
-    polls.record('/p9', 's9', 'token=t', _entry(etag=''))
-    assert '/p9' not in polls
+    assert polls['/p4'] == 's4'
+    # No cache to hold the entries: nothing recorded.
     no_cache = repeat_polls.Polls(0)
-    no_cache.record('/p1', 's1', 'token=t', _entry())
+    no_cache.record('/p1', 's1')
     assert not no_cache
+
+
+def test_the_record_keeps_no_entry_alive(front):
+    """What is recorded is the path and server id: an entry the cache
+    let go is not kept by the record."""
+    _client, _project, _config, server, path, query = _server(front)
+    _call(front, 'GET', path, query)
+    assert front.polls[path] == server
+    entry = front.cache.entries.pop(server)
+    assert sys.getrefcount(entry) == 2  # ``entry`` and the call's argument
+    del entry
+    # The next poll takes the whole path and is answered as before.
+    calls = front.app.calls
+    status, _headers, body = _call(front, 'GET', path, query)
+    assert status == '200 OK' and json.loads(body)['deployments']
+    assert front.app.calls == calls + 1
