@@ -32,6 +32,22 @@ def _helpers() -> int:
                if thread.name == 'rpc-call')
 
 
+def _call_in_thread(runner: rpc.CallRunner, deadline: float,
+                    function, outcomes: list) -> threading.Thread:
+    """``runner.run`` in a thread of its own; what it ended with goes to
+    ``outcomes`` for the test's thread to check (an assertion inside the
+    thread would not fail the test)."""
+    def call():
+        try:
+            outcomes.append(runner.run(deadline, function))
+        except Exception as exc:
+            outcomes.append(type(exc))
+
+    thread = threading.Thread(target=call)
+    thread.start()
+    return thread
+
+
 @pytest.fixture
 def release():
     """Set at the end of the test, so no helper thread stays blocked."""
@@ -105,15 +121,15 @@ def test_a_call_queued_past_its_deadline_never_runs(release):
         release.wait(60)
         ran.append('stuck')
 
-    caller = threading.Thread(
-        target=lambda: pytest.raises(exception.ServiceUnavailable,
-                                     runner.run, 2, stuck))
-    caller.start()
+    outcomes = []
+    caller = _call_in_thread(runner, 1, stuck, outcomes)
     assert first_started.wait(10)
+    # The helper stays stuck until released: the first call times out.
+    caller.join(30)
+    assert outcomes == [exception.ServiceUnavailable]
     with pytest.raises(exception.ServiceUnavailable):
-        runner.run(2, lambda: ran.append('queued'))
+        runner.run(1, lambda: ran.append('queued'))
     release.set()
-    caller.join(10)
     # The one helper serves calls in order: once this one ran, the queued
     # call was taken (and dropped) before it.
     assert runner.run(10, lambda: ran.append('after') or 'done') == 'done'
@@ -129,16 +145,14 @@ def test_helpers_are_bounded(release):
         entered.release()
         release.wait(60)
 
-    callers = [threading.Thread(
-        target=lambda: pytest.raises(exception.ServiceUnavailable,
-                                     runner.run, 2, stuck))
-        for _ in range(4)]
-    for caller in callers:
-        caller.start()
+    outcomes = []
+    callers = [_call_in_thread(runner, 2, stuck, outcomes)
+               for _ in range(4)]
     assert entered.acquire(timeout=10) and entered.acquire(timeout=10)
     for caller in callers:
-        caller.join(10)
+        caller.join(30)
     assert _helpers() - before == 2
+    assert outcomes == [exception.ServiceUnavailable] * 4
     release.set()
 
 
