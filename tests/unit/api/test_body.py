@@ -14,6 +14,7 @@
 
 """Heat's request body rules (doc/source/reference/rest-rules.rst)."""
 
+import io
 import json
 
 import pytest
@@ -422,3 +423,20 @@ def test_what_cannot_be_stored_is_named_under_items():
                    '{"config_id": "c", "server_id": "a\\u0000b"}]')
     assert info.value.message.startswith(
         'Invalid value for items[1].server_id: NUL characters')
+
+
+@pytest.mark.parametrize('size, drained', [
+    (LIMIT + 1, True), (body.DRAIN_FACTOR * LIMIT, True),
+    (body.DRAIN_FACTOR * LIMIT + 1, False)])
+def test_a_refused_body_is_read_up_to_twice_the_limit(small_limit, size,
+                                                      drained):
+    """Read and dropped, the client's keep-alive connection stays usable;
+    a larger one is left unread (the server closes the connection)."""
+    stream = io.BytesIO(b'{' + b' ' * (size - 2) + b'}')
+    request = webob.Request.blank(
+        '/v1/p/software_configs', method='POST',
+        content_type='application/json',
+        environ={'wsgi.input': stream, 'CONTENT_LENGTH': str(size)})
+    with pytest.raises(exception.RequestLimitExceeded):
+        body.read_raw(request)
+    assert stream.tell() == (size if drained else 0)
