@@ -64,6 +64,11 @@ def _database_down(*_args, **_kwargs):
     raise sa_exc.OperationalError('SELECT 1', {}, Exception('gone away'))
 
 
+class _CrashingNotes(dict):
+    def __setitem__(self, key, value):
+        _bug()
+
+
 @pytest.mark.parametrize('method', ['GET', 'HEAD'])
 def test_a_crash_while_polling_is_a_500_error_body(
         inprocess_stack, agent_urls, monkeypatch, method):
@@ -75,7 +80,7 @@ def test_a_crash_while_polling_is_a_500_error_body(
     # The document is held in memory now: crash there too, and where a
     # repeat poll is answered (repeat_polls).
     monkeypatch.setattr(metadata_cache.MetadataCache, 'get', _bug)
-    monkeypatch.setattr(repeat_polls, '_now', _bug)
+    monkeypatch.setattr(front, 'noted', _CrashingNotes())
     # The whole path (the cache's freshness bound passed), then the
     # repeat poll's.
     for fresh_until in (float('-inf'), float('inf')):

@@ -100,7 +100,7 @@ class AgentApp:
                                                        self.context)
         self.cache = metadata_cache.MetadataCache(
             CONF.api.metadata_cache_size, CONF.api.metadata_cache_freshness,
-            warm=CONF.api.metadata_cache_warm)
+            clock=poll_times.CLOCK, warm=CONF.api.metadata_cache_warm)
         #: Polls answered here, for ``repeat_polls.RepeatPolls`` to answer
         #: again while nothing they relied on changed.
         self.polls = repeat_polls.Polls(CONF.api.metadata_cache_size)

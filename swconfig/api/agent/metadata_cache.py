@@ -108,7 +108,7 @@ class Entry:
 
     __slots__ = ('etag', 'etag_header', 'token_revision', 'content',
                  'get_headers', 'head_headers', 'not_modified_headers',
-                 'verified', 'tenant')
+                 'answers', 'not_modified', 'verified', 'tenant')
 
     def __init__(self, row: dict) -> None:
         self.etag = row['etag']
@@ -125,6 +125,12 @@ class Entry:
         self.head_headers = [('Content-Type', 'application/json'),
                              ('Content-Length', '0'), *validators]
         self.not_modified_headers = [('Content-Length', '0'), *validators]
+        #: (status, headers, body) of a GET and a HEAD, and of a matching
+        #: If-None-Match (None without an ETag), for ``repeat_polls``.
+        self.answers = {'GET': ('200 OK', self.get_headers, (self.content,)),
+                        'HEAD': ('200 OK', self.head_headers, ())}
+        self.not_modified = (('304 Not Modified', self.not_modified_headers,
+                              ()) if self.etag else None)
         # (key ring, query string) whose token was last verified for
         # this entry: the HMAC is computed once per agent, not per poll
         # (``repeat_polls`` compares the query string alone).

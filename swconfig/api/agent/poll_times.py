@@ -16,9 +16,10 @@
 per poll.
 
 A valid metadata poll (``swconfig.api.agent.endpoints``) calls ``note``:
-one dict assignment of ``server_id -> time.time()`` in this process's
-memory. A daemon thread, started by the first note of each process,
-writes the times noted since its last round every
+one dict assignment of ``server_id -> time.monotonic()`` in this
+process's memory (the metadata cache's clock too, so a repeat poll reads
+one clock for both). A daemon thread, started by the first note of each
+process, writes the times noted since its last round, in UTC, every
 ``[api] poll_time_interval`` seconds through
 ``db_api.server_poll_times_store`` (one UPDATE per 500 servers, a time
 only ever moved forward, as several API workers write). A failed write is
@@ -53,7 +54,10 @@ from swconfig.db import api as db_api
 LOG = log.getLogger(__name__)
 # Bound once: the hot path looks up no module attribute.
 _getpid = os.getpid
-_clock = time.time
+#: The clock of the notes: monotonic, the metadata cache's (a repeat
+#: poll reads it once for the cache's freshness and its note).
+CLOCK = time.monotonic
+_clock = CLOCK
 
 #: A server that has not polled for this long is forgotten by the writer
 #: (its last time is in the database by then).
@@ -79,8 +83,8 @@ class Recorder:
                  times: dict[str, float] | None = None) -> None:
         self.pid = os.getpid()
         self.interval = interval
-        #: server id -> epoch seconds of its last valid poll; request
-        #: threads only ever assign to it.
+        #: server id -> ``CLOCK`` seconds of its last valid poll;
+        #: request threads only ever assign to it.
         self.times: dict[str, float] = (
             (times if times is not None else {}) if interval > 0
             else _Discard())
@@ -128,9 +132,10 @@ class Recorder:
                        for server_id, noted_at in noted.items()
                        if self.written.get(server_id) != noted_at}
             if pending:
+                to_epoch = time.time() - _clock()
                 try:
                     db_api.server_poll_times_store({
-                        server_id: _utc(noted_at)
+                        server_id: _utc(noted_at + to_epoch)
                         for server_id, noted_at in pending.items()})
                 except Exception as exc:
                     LOG.warning('Could not record the last poll time of '
@@ -145,7 +150,7 @@ class Recorder:
         """Drop servers that stopped polling long ago, so deleted servers
         do not stay in memory. A poll racing with this is written with
         that server's next poll."""
-        horizon = time.time() - FORGET_AFTER
+        horizon = _clock() - FORGET_AFTER
         for server_id, noted_at in noted.items():
             if noted_at < horizon and self.written.get(server_id) == noted_at:
                 if self.times.get(server_id) == noted_at:
@@ -198,7 +203,7 @@ def _start() -> Recorder:
 
 def noted() -> dict[str, float]:
     """Where this process notes polls, for a caller that notes them
-    itself (``noted[server_id] = time.time()``) after the first poll of
+    itself (``noted[server_id] = CLOCK()``) after the first poll of
     each server went through ``note``, which starts the writer (and a
     forked child's, the first poll after a fork). A dict that keeps
     nothing when recording is off."""

@@ -41,18 +41,12 @@ under a threaded server every one of them is spent holding the GIL that
 the server's other threads wait for.
 """
 
-import time
 from typing import Any
 
 from swconfig.api.agent import metadata_cache
 from swconfig.api.agent import poll_times
 from swconfig.api.middleware import fault
 from swconfig.api.middleware import request_id
-
-_POLL_METHODS = frozenset(('GET', 'HEAD'))
-_NOT_MODIFIED = '304 Not Modified'
-_OK = '200 OK'
-_now = time.time
 
 
 class Polls(dict):
@@ -81,42 +75,40 @@ class RepeatPolls:
         self.app = app
         self.polls = polls
         self.cache = cache
+        if cache.clock is not poll_times.CLOCK:
+            # One clock read serves the freshness check and the note.
+            raise ValueError('the metadata cache must keep time on '
+                             'poll_times.CLOCK')
         self.noted = poll_times.noted()
 
     def __call__(self, environ: dict, start_response: Any) -> Any:
         server_id = self.polls.get(environ.get('PATH_INFO'))
         if server_id is not None:
             try:
-                method = environ['REQUEST_METHOD']
                 cache = self.cache
+                now = cache.clock()
                 entries = cache.entries
-                entry = (entries.get(server_id)
-                         if method in _POLL_METHODS
-                         and cache.clock() < cache.fresh_until else None)
+                entry = (entries.get(server_id) if now < cache.fresh_until
+                         else None)
                 verified = entry.verified if entry is not None else None
-                header = environ.get('HTTP_IF_NONE_MATCH')
                 if (verified is not None
-                        and verified[1] == environ.get('QUERY_STRING')
-                        and (not header or (header == entry.etag_header
-                                            and entry.etag))):
-                    if header:
-                        status, headers, content = (
-                            _NOT_MODIFIED, entry.not_modified_headers, None)
-                    elif method == 'GET':
-                        status, headers, content = (
-                            _OK, entry.get_headers, entry.content)
-                    else:
-                        status, headers, content = (
-                            _OK, entry.head_headers, None)
-                    try:
-                        entries.move_to_end(server_id)
-                    except KeyError:
-                        pass  # dropped meanwhile: answered from the entry
-                    self.noted[server_id] = _now()  # poll_times.note's
-                    # The headers are the entry's: extended, not changed.
-                    start_response(status,
-                                   [*headers, next(request_id.ID_HEADERS)])
-                    return [] if content is None else [content]
+                        and verified[1] == environ.get('QUERY_STRING')):
+                    answer = entry.answers.get(environ['REQUEST_METHOD'])
+                    header = environ.get('HTTP_IF_NONE_MATCH')
+                    if header and answer is not None:
+                        answer = (entry.not_modified
+                                  if header == entry.etag_header else None)
+                    if answer is not None:
+                        try:
+                            entries.move_to_end(server_id)
+                        except KeyError:
+                            pass  # dropped meanwhile: answered from entry
+                        self.noted[server_id] = now  # poll_times.note's
+                        # The headers are the entry's: extended, not
+                        # changed.
+                        start_response(answer[0], [
+                            *answer[1], next(request_id.ID_HEADERS)])
+                        return answer[2]
             except Exception as exc:
                 return fault.render(exc, environ, start_response)
         return self.app(environ, start_response)

@@ -96,8 +96,9 @@ def test_the_thread_writes_what_was_noted(db):
 
 def test_a_failed_write_keeps_the_notes(db, caplog):
     recorder = poll_times.Recorder(3600)  # no thread: flushed by hand
-    recorder.times['a'] = 1_800_000_000.0
-    recorder.times['b'] = 1_800_000_000.0
+    now = poll_times.CLOCK()
+    recorder.times['a'] = now - 10
+    recorder.times['b'] = now - 10
     with db.begin() as connection:
         connection.execute(sa.text('ALTER TABLE server RENAME TO gone'))
     try:
@@ -109,11 +110,14 @@ def test_a_failed_write_keeps_the_notes(db, caplog):
     assert 'Could not record the last poll time of 2 servers' in caplog.text
     assert 'no such table: server' in caplog.text  # the error, named
     # Meanwhile 'a' polled again: the newest time is what is written.
-    recorder.times['a'] = 1_800_000_005.0
+    recorder.times['a'] = now - 5
     assert recorder.flush() == 2
     stored = _stored(db)
-    assert stored['a'] == poll_times._utc(1_800_000_005.0)
-    assert stored['b'] == poll_times._utc(1_800_000_000.0)
+    # Noted on the monotonic clock, stored as UTC.
+    epoch = {server: value.replace(tzinfo=datetime.timezone.utc).timestamp()
+             for server, value in stored.items() if value is not None}
+    assert epoch['a'] == pytest.approx(time.time() - 5, abs=2)
+    assert epoch['a'] - epoch['b'] == pytest.approx(5, abs=0.01)
     assert recorder.flush() == 0  # nothing new since
 
 
@@ -164,7 +168,7 @@ def test_a_child_forked_without_fork_hooks_takes_over(db):
         inherited.pid = -2  # as the parent's, seen from the child
         poll_times.note('b')  # rounds not yet overdue: trusted
         assert poll_times._recorder is inherited
-        inherited.check_after = time.time() - 1  # the parent's writer
+        inherited.check_after = poll_times.CLOCK() - 1  # the parent's writer
         poll_times.note('c')  # ... did not come along
         own = poll_times._recorder
         assert own is not inherited and own.pid == os.getpid()

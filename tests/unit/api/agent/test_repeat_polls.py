@@ -20,7 +20,6 @@ import io
 import json
 import re
 import sys
-import time
 import urllib.parse
 import uuid
 
@@ -119,7 +118,7 @@ def test_a_repeat_poll_gets_the_first_answer_without_the_router(
     front.noted.pop(server)
     second = _call(front, method, path, query, **headers)
     assert front.app.calls == routed  # the front answered
-    assert front.noted[server] == pytest.approx(time.time(), abs=5)
+    assert front.noted[server] == pytest.approx(poll_times.CLOCK(), abs=5)
     assert first[0] == second[0] == (
         '304 Not Modified' if conditional else '200 OK')
     assert first[2] == second[2]
@@ -226,3 +225,11 @@ def test_the_record_keeps_no_entry_alive(front):
     status, _headers, body = _call(front, 'GET', path, query)
     assert status == '200 OK' and json.loads(body)['deployments']
     assert front.app.calls == calls + 1
+
+
+def test_the_front_and_the_cache_share_the_notes_clock():
+    """A repeat poll's one clock read is both the cache's freshness check
+    and the poll's note: a cache on another clock is refused."""
+    cache = metadata_cache.MetadataCache(10, 1.0, clock=lambda: 0.0)
+    with pytest.raises(ValueError, match='poll_times.CLOCK'):
+        repeat_polls.RepeatPolls(None, repeat_polls.Polls(10), cache)
