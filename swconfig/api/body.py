@@ -77,13 +77,16 @@ _DRAIN_CHUNK = 65536
 
 def _drain(request: Any, size: int) -> None:
     """Read and drop ``size`` bytes of the request body (less if it
-    ends sooner)."""
+    ends sooner, or the client went away: the 400 is what matters)."""
     stream = request.body_file_raw
-    while size > 0:
-        chunk = stream.read(min(size, _DRAIN_CHUNK))
-        if not chunk:
-            return
-        size -= len(chunk)
+    try:
+        while size > 0:
+            chunk = stream.read(min(size, _DRAIN_CHUNK))
+            if not chunk:
+                return
+            size -= len(chunk)
+    except OSError:
+        return
 
 
 def read_raw(request: Any) -> bytes:

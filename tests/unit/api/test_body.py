@@ -440,3 +440,17 @@ def test_a_refused_body_is_read_up_to_twice_the_limit(small_limit, size,
     with pytest.raises(exception.RequestLimitExceeded):
         body.read_raw(request)
     assert stream.tell() == (size if drained else 0)
+
+
+def test_a_client_gone_while_its_refused_body_is_read_still_gets_the_400(
+        small_limit):
+    class Gone(io.BytesIO):
+        def read(self, size=-1):
+            raise OSError('connection reset by peer')
+
+    request = webob.Request.blank(
+        '/v1/p/software_configs', method='POST',
+        content_type='application/json',
+        environ={'wsgi.input': Gone(), 'CONTENT_LENGTH': str(LIMIT + 1)})
+    with pytest.raises(exception.RequestLimitExceeded):
+        body.read_raw(request)
