@@ -47,6 +47,7 @@ import urllib.parse
 from oslo_log import log
 from webob import etag as webob_etag
 
+from swconfig.api import response_body
 from swconfig.api.agent import metadata_cache
 from swconfig.api.agent import poll_times
 from swconfig.api.agent import repeat_polls
@@ -231,7 +232,8 @@ class AgentApp:
                            ('Content-Length', str(len(reply)))], reply)
 
 
-def _respond(answer: Answer, environ: dict, start_response: Any) -> list:
+def _respond(answer: Answer, environ: dict,
+             start_response: Any) -> response_body.Body:
     """Send a handler's answer, with the request's id (the request id
     middleware's, when it ran: ``fault.request_id``)."""
     status, headers, content = answer
@@ -241,7 +243,8 @@ def _respond(answer: Answer, environ: dict, start_response: Any) -> list:
             request_id_middleware.new_request_id())
     # ``headers`` may be a cached entry's: extended, never changed.
     start_response(status, [*headers, (REQUEST_ID_HEADER, request_id)])
-    return [] if environ['REQUEST_METHOD'] == 'HEAD' else [content]
+    return (response_body.EMPTY if environ['REQUEST_METHOD'] == 'HEAD'
+            else response_body.Body((content,)))
 
 
 def _query_value(environ: dict, name: str) -> str | None:

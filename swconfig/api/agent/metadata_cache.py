@@ -59,6 +59,7 @@ import weakref
 from oslo_log import log
 from oslo_utils import timeutils
 
+from swconfig.api import response_body
 from swconfig.db import api as db_api
 
 LOG = log.getLogger(__name__)
@@ -127,10 +128,12 @@ class Entry:
         self.not_modified_headers = [('Content-Length', '0'), *validators]
         #: (status, headers, body) of a GET and a HEAD, and of a matching
         #: If-None-Match (None without an ETag), for ``repeat_polls``.
-        self.answers = {'GET': ('200 OK', self.get_headers, (self.content,)),
-                        'HEAD': ('200 OK', self.head_headers, ())}
+        self.answers = {
+            'GET': ('200 OK', self.get_headers,
+                    response_body.Body((self.content,))),
+            'HEAD': ('200 OK', self.head_headers, response_body.EMPTY)}
         self.not_modified = (('304 Not Modified', self.not_modified_headers,
-                              ()) if self.etag else None)
+                              response_body.EMPTY) if self.etag else None)
         # (key ring, query string) whose token was last verified for
         # this entry: the HMAC is computed once per agent, not per poll
         # (``repeat_polls`` compares the query string alone).

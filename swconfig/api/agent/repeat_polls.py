@@ -43,6 +43,7 @@ the server's other threads wait for.
 
 from typing import Any
 
+from swconfig.api import response_body
 from swconfig.api.agent import metadata_cache
 from swconfig.api.agent import poll_times
 from swconfig.api.middleware import fault
@@ -111,4 +112,4 @@ class RepeatPolls:
                         return answer[2]
             except Exception as exc:
                 return fault.render(exc, environ, start_response)
-        return self.app(environ, start_response)
+        return response_body.closable(self.app(environ, start_response))

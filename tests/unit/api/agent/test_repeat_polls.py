@@ -27,6 +27,7 @@ import pytest
 import webtest
 
 from swconfig.api import app as api_app
+from swconfig.api import response_body
 from swconfig.api.agent import metadata_cache
 from swconfig.api.agent import poll_times
 from swconfig.api.agent import repeat_polls
@@ -72,7 +73,11 @@ def _call(front, method, path, query='', **headers):
     def start_response(status, headers, exc_info=None):
         answer[:] = (status, list(headers))
 
-    body = b''.join(front(environ, start_response))
+    chunks = front(environ, start_response)
+    # Every answer can be closed without an AttributeError (uWSGI asks).
+    assert isinstance(chunks, response_body.Body), type(chunks)
+    body = b''.join(chunks)
+    chunks.close()
     return answer[0], answer[1], body
 
 
