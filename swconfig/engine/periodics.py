@@ -171,6 +171,10 @@ class Rollouts(base.SharedTask):
         for rollout_id in owned:
             try:
                 rollouts.advance(rollout_id)
+            except exception.RolloutNotFound:
+                # Deleted since it was listed: nothing left to advance.
+                LOG.info('Rollout %s was deleted before this round '
+                         'advanced it', rollout_id)
             except Exception as exc:
                 if not is_outage(exc):
                     LOG.exception('Could not advance rollout %s; retried '

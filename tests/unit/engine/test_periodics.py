@@ -443,3 +443,22 @@ def test_the_tasks_take_their_intervals_from_the_options(set_conf,
     assert tasks['key-purge'].interval() == 600
     assert tasks['swift-signals'].interval() == 1.5
     assert tasks['swift-signals'].max_interval() == 40.0
+
+
+def test_a_rollout_deleted_before_its_round_is_skipped_quietly(monkeypatch,
+                                                                caplog):
+    """Deleted between the listing and the advance: logged at INFO with
+    no traceback, and the other rollouts are still advanced."""
+    advanced = []
+
+    def advance(rollout_id):
+        if rollout_id == 'gone':
+            raise exception.RolloutNotFound(rollout_id=rollout_id)
+        advanced.append(rollout_id)
+
+    monkeypatch.setattr(periodics.rollouts, 'advance', advance)
+    with caplog.at_level(logging.INFO, logger=periodics.__name__):
+        periodics.Rollouts().handle(iter(['gone', 'kept']))
+    assert advanced == ['kept']
+    record, = [r for r in caplog.records if 'gone' in r.getMessage()]
+    assert record.levelno == logging.INFO and record.exc_info is None
