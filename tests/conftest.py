@@ -22,8 +22,12 @@ database. Both are built once per test session and per backend; tests keep
 out of each other's way by using their own project ids.
 """
 
+import ast
+import functools
 import os
 import subprocess
+import sys
+import threading
 import uuid
 
 import pytest
@@ -33,6 +37,31 @@ from tests.fixtures import processes
 from tests.fixtures import services
 
 BACKENDS = ('sqlite', 'mysql', 'postgresql')
+
+
+def _serialize_ast_parse() -> None:
+    """One ``ast.parse`` at a time in this process, on CPython 3.11.
+
+    3.11 keeps the AST converter's recursion depth in state its threads
+    share: two parses at once (pytest reading a failed test's source in
+    the main thread, a traceback's caret markers formatted in an engine
+    thread) can end the run with "SystemError: AST constructor recursion
+    depth mismatch". Later CPython releases keep it per parse.
+    """
+    if sys.version_info[:2] != (3, 11):
+        return
+    parse = ast.parse
+    lock = threading.RLock()
+
+    @functools.wraps(parse)
+    def serialized(*args, **kwargs):
+        with lock:
+            return parse(*args, **kwargs)
+
+    ast.parse = serialized
+
+
+_serialize_ast_parse()
 
 
 @pytest.fixture(scope='session')

@@ -223,6 +223,12 @@ def _refresh(admin: RequestContext, rollout: dict) -> None:
             failures.append((target, 'its deployment was deleted'))
         elif deployment['status'] == states.COMPLETE:
             finished[target['position']] = rollout_db.COMPLETE
+        elif states.is_cancelled(deployment['status'],
+                                 deployment['status_reason']):
+            # Cancelled, by the rollout's cancel or by hand: not a
+            # failure of the target, whichever of the round and the
+            # cancel notes it first.
+            finished[target['position']] = rollout_db.CANCELLED
         elif deployment['status'] == states.FAILED:
             finished[target['position']] = rollout_db.FAILED
             failures.append((target, deployment['status_reason']))

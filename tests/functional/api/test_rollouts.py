@@ -208,6 +208,43 @@ def test_cancel_mid_rollout(api, project):
         api, project, rollout['id'], 'CANCELLED')][2:] == [None, None]
 
 
+def test_a_round_during_cancel_counts_the_running_targets_cancelled(
+        inprocess_stack, project, monkeypatch):
+    """A round that notes the running targets between the cancel's
+    cancelling of their deployments and its own marking of them (the
+    engine's periodic round and the cancel request race) finds them
+    cancelled, not failed: no target_failed event, and the counts the
+    cancel answers are those of a cancel alone."""
+    api = inprocess_stack
+    source = config(api, project)
+    rollout = create_rollout(api, project, servers=servers(project, 4),
+                             config_id=source['id'],
+                             signal_transport='HEAT_SIGNAL',
+                             max_concurrency=2)
+    assert [t['position'] for t in targets(
+        api, project, rollout['id'], 'IN_PROGRESS')] == [0, 1]
+    real_set = db_api.rollout_targets_set
+
+    def round_first(request, rollout_id, states, expected='IN_PROGRESS'):
+        # The round runs once the deployments are cancelled, before the
+        # cancel marks its targets.
+        monkeypatch.setattr(db_api, 'rollout_targets_set', real_set)
+        admin = context.get_admin_context()
+        engine_rollouts._refresh(admin, db_api.rollout_get(admin,
+                                                           rollout_id))
+        return real_set(request, rollout_id, states, expected)
+
+    monkeypatch.setattr(db_api, 'rollout_targets_set', round_first)
+    reply = api.post(rollouts_url(project, f'/{rollout["id"]}/cancel'))
+    assert reply.status == 200, reply.text
+    assert reply.json['rollout']['targets'] == {
+        'NOT_STARTED': 0, 'IN_PROGRESS': 0, 'COMPLETE': 0, 'FAILED': 0,
+        'CANCELLED': 4}
+    kinds = [event['event'] for event in events(api, project,
+                                                rollout['id'])]
+    assert 'target_failed' not in kinds
+
+
 def test_targets_refused_with_a_clear_message(api, project):
     source = config(api, project)
     error = assert_error(api.post(rollouts_url(project), json={
