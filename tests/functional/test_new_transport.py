@@ -154,6 +154,9 @@ def test_the_new_transport_is_found_by_its_entry_point_only(installed):
 
 def test_a_signal_it_fetches_completes_a_deployment_made_through_the_api(
         installed, inprocess_stack):
+    # Loading the transport imports its package, which registers the
+    # [drop_dir] options (this test may run first, or alone).
+    assert NAME in transports.names()
     CONF.set_override('path', str(installed), group='drop_dir')
     api = inprocess_stack
     project = f'p-{uuid.uuid4().hex[:10]}'

@@ -69,7 +69,7 @@ LOG = log.getLogger(__name__)
 REQUEST_ID_HEADER = request_id_middleware.HEADER
 ENV_REQUEST_ID = request_id_middleware.ENV_REQUEST_ID
 #: An agent's answer: status line, headers, body.
-Answer = tuple[str, list[tuple[str, str]], bytes]
+Answer = tuple[str, list[tuple[str, str]], response_body.Body]
 
 TAG = 'agent'
 _TOKEN = spec.query('token', {'type': 'string'},
@@ -170,10 +170,9 @@ class AgentApp:
                 header == entry.etag_header
                 or entry.etag in webob_etag.ETagMatcher.parse(
                     header, strong=False)):
-            return '304 Not Modified', entry.not_modified_headers, b''
-        if environ['REQUEST_METHOD'] == 'GET':
-            return '200 OK', entry.get_headers, entry.content
-        return '200 OK', entry.head_headers, b''
+            return entry.not_modified
+        return entry.answers[
+            'GET' if environ['REQUEST_METHOD'] == 'GET' else 'HEAD']
 
     @spec.operation('putAgentSignal', 'Signal a deployment action '
                     '(heat-config-notify retries PUT on 5xx).', tag=TAG,
@@ -229,7 +228,8 @@ class AgentApp:
                        f'applied')
         reply = json.dumps({'signal': inbox_id}).encode()
         return ('200 OK', [('Content-Type', 'application/json'),
-                           ('Content-Length', str(len(reply)))], reply)
+                           ('Content-Length', str(len(reply)))],
+                response_body.Body((reply,)))
 
 
 def _respond(answer: Answer, environ: dict,
@@ -244,7 +244,7 @@ def _respond(answer: Answer, environ: dict,
     # ``headers`` may be a cached entry's: extended, never changed.
     start_response(status, [*headers, (REQUEST_ID_HEADER, request_id)])
     return (response_body.EMPTY if environ['REQUEST_METHOD'] == 'HEAD'
-            else response_body.Body((content,)))
+            else content)
 
 
 def _query_value(environ: dict, name: str) -> str | None:

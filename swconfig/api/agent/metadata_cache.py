@@ -108,7 +108,6 @@ class Entry:
     """One server's answer, ready to send."""
 
     __slots__ = ('etag', 'etag_header', 'token_revision', 'content',
-                 'get_headers', 'head_headers', 'not_modified_headers',
                  'answers', 'not_modified', 'verified', 'tenant')
 
     def __init__(self, row: dict) -> None:
@@ -120,19 +119,19 @@ class Entry:
         validators = [('ETag', self.etag_header),
                       ('Last-Modified', http_date(row['updated_at'])),
                       ('Cache-Control', 'no-cache')]
-        self.get_headers = [('Content-Type', 'application/json'),
-                            *validators,
-                            ('Content-Length', str(len(self.content)))]
-        self.head_headers = [('Content-Type', 'application/json'),
-                             ('Content-Length', '0'), *validators]
-        self.not_modified_headers = [('Content-Length', '0'), *validators]
         #: (status, headers, body) of a GET and a HEAD, and of a matching
-        #: If-None-Match (None without an ETag), for ``repeat_polls``.
+        #: If-None-Match (None without an ETag): what ``AgentApp`` and
+        #: ``repeat_polls`` send, headers extended, never changed.
         self.answers = {
-            'GET': ('200 OK', self.get_headers,
+            'GET': ('200 OK', [('Content-Type', 'application/json'),
+                               *validators,
+                               ('Content-Length', str(len(self.content)))],
                     response_body.Body((self.content,))),
-            'HEAD': ('200 OK', self.head_headers, response_body.EMPTY)}
-        self.not_modified = (('304 Not Modified', self.not_modified_headers,
+            'HEAD': ('200 OK', [('Content-Type', 'application/json'),
+                                ('Content-Length', '0'), *validators],
+                     response_body.EMPTY)}
+        self.not_modified = (('304 Not Modified',
+                              [('Content-Length', '0'), *validators],
                               response_body.EMPTY) if self.etag else None)
         # (key ring, query string) whose token was last verified for
         # this entry: the HMAC is computed once per agent, not per poll

@@ -85,8 +85,9 @@ def test_a_hit_needs_no_database(db, clock, monkeypatch):
     cache = _cache(clock)
     entry = _fetch(cache, 's1')
     assert (entry.etag, entry.content) == (etag, b'{"deployments":[1]}')
-    assert ('Content-Length', str(len(entry.content))) in entry.get_headers
-    assert ('ETag', f'"{etag}"') in entry.not_modified_headers
+    assert ('Content-Length', str(len(entry.content))) in entry.answers[
+        'GET'][1]
+    assert ('ETag', f'"{etag}"') in entry.not_modified[1]
 
     def _no_database(*_args, **_kwargs):
         raise AssertionError('the database was read')
