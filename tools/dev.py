@@ -25,7 +25,7 @@ real os-collect-config and heat-agents for a server from a virtualenv of
 their own (tools/local_agent.py).
 
     python3 tools/dev.py serve [--port N] [swconfig-all args...]
-    python3 tools/dev.py test [pytest args...]
+    python3 tools/dev.py test [pytest args...]  # 3 processes; -n 0: one
     python3 tools/dev.py agent SERVER [--once]  # a local agent for SERVER
     python3 tools/dev.py docs        # doc/build/html, warnings are errors
     python3 tools/dev.py releasenotes  # check them, print them as rst
@@ -188,6 +188,23 @@ def _run_all(commands: list[list[str]], args: list[str],
     return 0
 
 
+#: pytest-xdist's processes for ``test``: most of the suite waits on real
+#: services and processes, so three keep a 2-core machine busy.
+TEST_WORKERS = 3
+#: Arguments by which a ``test`` caller chooses the distribution itself.
+_XDIST_CHOICES = ('-n', '--numprocesses', '--dist', 'no:xdist')
+
+
+def pytest_args(args: list[str]) -> list[str]:
+    """pytest's arguments for ``test``: ``args``, run by TEST_WORKERS
+    processes a test module each (its fixtures start once), unless
+    ``args`` choose (``-n 0`` runs in this one process)."""
+    for arg in args:
+        if arg.startswith(_XDIST_CHOICES):
+            return args
+    return ['-n', str(TEST_WORKERS), '--dist', 'loadfile', *args]
+
+
 def main(argv: list[str]) -> int:
     if argv and argv[0] == 'agent':
         return local_agent.main(argv[1:])
@@ -204,7 +221,7 @@ def main(argv: list[str]) -> int:
         cmd = [str(BIN / 'swconfig-all'), *_serve_port(argv[1:], env)]
         print(serve_banner(cmd[1:], env), flush=True)
     else:
-        cmd = [str(BIN / 'python'), '-m', 'pytest', *argv[1:]]
+        cmd = [str(BIN / 'python'), '-m', 'pytest', *pytest_args(argv[1:])]
     os.execve(cmd[0], cmd, env)  # noqa: S606 - replaces this process
     return 0  # not reached
 

@@ -41,6 +41,21 @@ from tests.fixtures.swift_service import swift  # noqa: F401
 from tests.fixtures.zaqar_service import zaqar  # noqa: F401
 
 
+def pytest_collection_modifyitems(items: list) -> None:
+    """A node id per schemathesis operation.
+
+    Schemathesis names each generated item by its operation ("GET /v1/
+    ...") but, from pytest 9, they all get the test function's node id:
+    pytest-xdist tells items apart by node id, so with ``--dist loadfile``
+    all but one of them would silently not run. pytest 8 gave them the
+    operation in the id already (``[...]``): nothing to do there.
+    """
+    for item in items:
+        label = getattr(item, 'operation_label', None)
+        if label and not item.nodeid.endswith(']'):
+            item._id = item._id.with_params(label)
+
+
 @dataclasses.dataclass
 class EmbeddedService:
     """A running ``swconfig-all``: where it listens and how to reach it."""

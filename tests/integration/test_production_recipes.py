@@ -314,7 +314,10 @@ def _run_services(tmp_path: pathlib.Path, paths: Paths, started: Started,
     deadline = time.monotonic() + 90
     while True:
         try:
-            health = requests.get(base_url + '/healthcheck', timeout=5)
+            # uWSGI accepts on its socket before its workers have loaded
+            # the app: on a busy machine the first answer takes seconds.
+            health = requests.get(base_url + '/healthcheck',
+                                  timeout=(5, 60))
             break
         except requests.ConnectionError:
             assert time.monotonic() < deadline, started.logs()

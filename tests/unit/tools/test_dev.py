@@ -58,3 +58,13 @@ def test_banner_reads_the_config_files(tmp_path):
     # An unreadable file is swconfig-all's to report.
     assert ':8004/v1/demo' in dev.serve_banner(
         ['--config-file', str(tmp_path / 'missing.conf')], {})
+
+
+def test_the_suite_runs_in_worker_processes_unless_told_otherwise():
+    assert dev.pytest_args([]) == ['-n', '3', '--dist', 'loadfile']
+    assert dev.pytest_args(['-k', 'metadata']) == [
+        '-n', '3', '--dist', 'loadfile', '-k', 'metadata']
+    for chosen in (['-n', '0'], ['-n0'], ['--numprocesses=2'],
+                   ['--dist', 'load'], ['-p', 'no:xdist'],
+                   ['tests/unit', '-n', 'auto']):
+        assert dev.pytest_args(chosen) == chosen
