@@ -16,7 +16,8 @@
 
 oslo.policy's checks cost more than most of a request (each one looks for
 changed policy files and inspects every check's signature), so the
-decisions of the last second are reused: ``Decisions``.
+decisions of the last second are reused: ``Decisions``, and for the
+handlers outside pecan whole checks (``granted``).
 """
 
 from collections.abc import Callable
@@ -52,16 +53,16 @@ class Decisions:
     def __init__(self, clock: Callable[[], float] = time.monotonic
                  ) -> None:
         self._clock = clock
-        self._held: dict[tuple, tuple[float, bool]] = {}
+        self._held: dict[tuple, tuple[float, Any]] = {}
 
-    def get(self, key: tuple) -> bool | None:
+    def get(self, key: tuple) -> Any:
         """The decision, if one younger than ``LIFETIME`` is held."""
         held = self._held.get(key)
         if held is None or self._clock() - held[0] >= self.LIFETIME:
             return None
         return held[1]
 
-    def put(self, key: tuple, decision: bool) -> None:
+    def put(self, key: tuple, decision: Any) -> None:
         if len(self._held) >= self.SIZE:
             self._held = {}
         self._held[key] = (self._clock(), decision)
@@ -71,6 +72,9 @@ class Decisions:
 
 
 _DECISIONS = Decisions()
+#: Whole checks of a request outside pecan, by the caller's identity
+#: headers (``swconfig.api.controllers.v1.access.authorized_caller``).
+_GRANTS = Decisions()
 _DECISIONS_LOCK = threading.Lock()
 
 
@@ -124,9 +128,23 @@ def get_enforcer(conf: cfg.ConfigOpts = CONF) -> policy.Enforcer:
     return _ENFORCER
 
 
+def granted(key: tuple) -> Any:
+    """What ``grant`` kept for ``key`` within ``Decisions.LIFETIME``, or
+    None."""
+    return _GRANTS.get(key)
+
+
+def grant(key: tuple, value: Any) -> None:
+    """Keep ``value``, the outcome of checks that all passed, for
+    ``key``: whatever those checks' decisions depend on."""
+    with _DECISIONS_LOCK:
+        _GRANTS.put(key, value)
+
+
 def reset() -> None:
     global _ENFORCER
     _DECISIONS.clear()
+    _GRANTS.clear()
     if _ENFORCER is not None:
         _ENFORCER.clear()
     _ENFORCER = None

@@ -55,6 +55,23 @@ _BY_KEY: dict[str, tuple[str, tuple[str, ...]]] = {
     for name, keys in _ENVIRON_KEYS.items()
     for position, key in enumerate(keys)}
 _KEYS = frozenset(_BY_KEY)
+#: The environ keys ``from_environ`` makes the caller's credentials of:
+#: every one it reads but the request's ids and tokens (no policy check
+#: sees those).
+_IDENTITY_KEYS = frozenset(
+    key for key, (name, _) in _BY_KEY.items()
+    if name not in ('request_id', 'global_request_id', 'auth_token',
+                    'service_token')) | {
+    'HTTP_X_ROLES', 'HTTP_X_ROLE', 'HTTP_X_SERVICE_ROLES',
+    'HTTP_X_IS_ADMIN_PROJECT'}
+
+
+def identity(environ: dict[str, Any]) -> frozenset:
+    """The caller's identity headers, hashable: requests with equal
+    identities get contexts from ``from_environ`` with equal credentials,
+    and so the same policy decisions."""
+    return frozenset((key, environ[key])
+                     for key in _IDENTITY_KEYS.intersection(environ))
 
 
 def _roles(value: str | None) -> list[str]:

@@ -249,3 +249,41 @@ def test_credentials_hold_every_policy_value(conf):
                 else 'changed')
         seen.add(policy._credentials(other))
     assert len(seen) == len(values) + 1
+
+
+def test_a_kept_grant_is_only_the_same_callers(conf, monkeypatch):
+    """``authorized_caller`` keeps a passed check by identity headers:
+    the same caller is not checked again within the decisions' lifetime,
+    another role set or project is, a refusal raises every time, and
+    ``reset`` forgets what was kept."""
+    from swconfig.api.controllers.v1 import access
+
+    built = []
+    real = access.caller_context
+
+    def counting(environ):
+        built.append(environ['HTTP_X_ROLES'])
+        return real(environ)
+
+    monkeypatch.setattr(access, 'caller_context', counting)
+
+    def environ(who, project=PROJECT):
+        return {'HTTP_X_PROJECT_ID': project, 'HTTP_X_USER_ID': f'u-{who}',
+                'HTTP_X_ROLES': ','.join(ROLES[who]),
+                'openstack.request_id': f'req-{len(built)}'}
+
+    rule = 'software_deployments:metadata'
+    for _ in range(3):
+        assert access.authorized_caller(environ(M), PROJECT, rule) == (
+            access.Caller(is_admin=False, project_id=PROJECT))
+    assert len(built) == 1
+    assert access.authorized_caller(environ(A), PROJECT, rule).is_admin
+    assert len(built) == 2
+    for _ in range(2):
+        with pytest.raises(exception.TenantMismatch):
+            access.authorized_caller(environ(M), OTHER_PROJECT, rule)
+    assert len(built) == 4
+    policy.reset()
+    policy.get_enforcer(conf)
+    access.authorized_caller(environ(M), PROJECT, rule)
+    assert len(built) == 5

@@ -110,3 +110,45 @@ def test_from_environ_reads_every_key_oslo_context_reads():
     theirs = oslo_context._ENVIRON_HEADERS
     ours = swconfig_context._ENVIRON_KEYS
     assert {name: tuple(keys) for name, keys in theirs.items()} == ours
+
+
+@pytest.mark.parametrize('key', sorted(
+    swconfig_context._IDENTITY_KEYS - {'HTTP_X_ROLE', 'HTTP_X_TENANT',
+                                       'HTTP_X_TENANT_ID', 'HTTP_X_USER',
+                                       'HTTP_X_TENANT_NAME'}))
+def test_every_credential_header_is_part_of_the_identity(key):
+    """A header that changes a context's policy credentials changes the
+    identity: decisions kept by identity are the context's."""
+    from swconfig.api import policy
+
+    def credentials(environ):
+        context = swconfig_context.RequestContext.from_environ(environ)
+        return (*(getattr(context, name) for name in policy.POLICY_SCALARS),
+                context.roles, context.service_roles)
+
+    changed = dict(_IDENTITY, **{key: 'True' if key.endswith(
+        'ADMIN_PROJECT') else 'changed'})
+    assert swconfig_context.identity(changed) != swconfig_context.identity(
+        _IDENTITY)
+    if credentials(changed) == credentials(_IDENTITY):
+        # Not a policy credential (a name): still kept apart.
+        assert key.endswith('_NAME')
+
+
+def test_the_identity_leaves_out_request_ids_and_tokens():
+    other = dict(_IDENTITY, **{'HTTP_X_AUTH_TOKEN': 'another',
+                               'HTTP_X_SERVICE_TOKEN': 'another',
+                               'openstack.request_id': 'req-9',
+                               'openstack.global_request_id': 'req-h',
+                               'PATH_INFO': '/elsewhere'})
+    assert swconfig_context.identity(other) == swconfig_context.identity(
+        _IDENTITY)
+    # Every header from_environ reads for the credentials is a part.
+    policy_keys = {key for key, (name, _) in swconfig_context._BY_KEY.items()
+                   if name not in ('request_id', 'global_request_id',
+                                   'auth_token', 'service_token')}
+    assert policy_keys <= swconfig_context._IDENTITY_KEYS
+    # The older spellings too: they count when the newer is absent.
+    alone = {'HTTP_X_TENANT': 'only'}
+    assert swconfig_context.identity(alone) != swconfig_context.identity(
+        {'HTTP_X_TENANT': 'other'})

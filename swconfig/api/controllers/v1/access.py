@@ -22,6 +22,7 @@ path's project (``scope_to_project``), then the handler's policy rule
 """
 
 from typing import Any
+from typing import NamedTuple
 
 import pecan
 
@@ -54,6 +55,29 @@ def enforce(rule: str, context: RequestContext, tenant_id: str) -> None:
     """Enforce ``rule`` for ``tenant_id``: the path's project after the
     admin override (``scope_to_project``), as in Heat."""
     policy.authorize(rule, {'project_id': tenant_id}, context)
+
+
+class Caller(NamedTuple):
+    """What a handler outside pecan needs of an authorized caller."""
+
+    is_admin: bool
+    project_id: str | None  # the caller's own
+
+
+def authorized_caller(environ: dict, tenant_id: str, rule: str) -> Caller:
+    """``caller_context``, ``scope_to_project`` and ``enforce`` of
+    ``rule``, for a handler outside pecan; their outcome is kept by the
+    caller's identity headers for as long as policy keeps a decision, so
+    a repeated read skips building the context. A refusal is never kept:
+    it raises as ``enforce`` does."""
+    key = (rule, tenant_id, swconfig_context.identity(environ))
+    caller = policy.granted(key)
+    if caller is None:
+        context = caller_context(environ)
+        enforce(rule, context, scope_to_project(context, tenant_id))
+        caller = Caller(context.is_admin, context.project_id)
+        policy.grant(key, caller)
+    return caller
 
 
 def authorize(rule: str) -> Any:

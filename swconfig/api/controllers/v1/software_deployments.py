@@ -292,14 +292,12 @@ def server_metadata_from_cache(cache: metadata_cache.MetadataCache,
     """
     if environ.get('QUERY_STRING'):
         return None
-    context = access.caller_context(environ)
-    tenant_id = access.scope_to_project(context, tenant_id)
-    access.enforce(METADATA_RULE, context, tenant_id)
+    caller = access.authorized_caller(environ, tenant_id, METADATA_RULE)
     entry = cache.get(server_id) or cache.load(server_id)
     if entry is None:  # nobody registered the server: nothing listed
         return '200 OK', [_JSON, ('Content-Length',
                                   str(len(_EMPTY_VIEW)))], _EMPTY_VIEW
-    if not context.is_admin and entry.tenant != context.project_id:
+    if not caller.is_admin and entry.tenant != caller.project_id:
         return None
     content = representations.tenant_view(entry.content)
     return '200 OK', [_JSON, ('Content-Length', str(len(content)))], content
