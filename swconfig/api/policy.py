@@ -35,6 +35,7 @@ from swconfig.common.context import RequestContext
 from swconfig.conf import CONF
 
 _ENFORCER: policy.Enforcer | None = None
+_ENFORCER_LOCK = threading.Lock()
 
 
 class Decisions:
@@ -122,10 +123,17 @@ def get_enforcer(conf: cfg.ConfigOpts = CONF) -> policy.Enforcer:
     """The process-wide enforcer (also the oslo.policy.enforcer entry point,
     which is why it takes no required argument)."""
     global _ENFORCER
-    if _ENFORCER is None:
-        _ENFORCER = policy.Enforcer(conf)
-        _ENFORCER.register_defaults(policies.list_rules())
-    return _ENFORCER
+    enforcer = _ENFORCER
+    if enforcer is None:
+        with _ENFORCER_LOCK:
+            if _ENFORCER is None:
+                # Published whole: a request thread that found it half
+                # built answered 500 PolicyNotRegistered.
+                built = policy.Enforcer(conf)
+                built.register_defaults(policies.list_rules())
+                _ENFORCER = built
+            enforcer = _ENFORCER
+    return enforcer
 
 
 def granted(key: tuple) -> Any:

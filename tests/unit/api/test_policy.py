@@ -287,3 +287,26 @@ def test_a_kept_grant_is_only_the_same_callers(conf, monkeypatch):
     policy.get_enforcer(conf)
     access.authorized_caller(environ(M), PROJECT, rule)
     assert len(built) == 5
+
+
+def test_the_enforcer_is_published_with_all_its_rules(conf, monkeypatch):
+    """The first requests of a worker arrive together: none may find the
+    enforcer before its rules are registered (oslo.policy then raises
+    PolicyNotRegistered, a 500)."""
+    from swconfig import policies
+
+    real = policies.list_rules
+    seen_while_building = []
+
+    def registering():
+        for position, rule in enumerate(real()):
+            if position == 1:
+                seen_while_building.append(policy._ENFORCER)
+            yield rule
+
+    policy.reset()
+    monkeypatch.setattr(policies, 'list_rules', registering)
+    enforcer = policy.get_enforcer(conf)
+    assert seen_while_building == [None]
+    assert policy.get_enforcer(conf) is enforcer
+    assert len(enforcer.registered_rules) == len(list(real()))
