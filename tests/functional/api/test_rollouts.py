@@ -80,6 +80,18 @@ def servers(project: str, count: int) -> list[str]:
     return [f'{project}-s{index:02d}' for index in range(count)]
 
 
+def four_servers_two_at_a_time(api, project: str) -> dict:
+    """A rollout of a config to four servers, its first wave (targets 0
+    and 1) started."""
+    rollout = create_rollout(api, project, servers=servers(project, 4),
+                             config_id=config(api, project)['id'],
+                             signal_transport='HEAT_SIGNAL',
+                             max_concurrency=2)
+    assert [target['position'] for target in targets(
+        api, project, rollout['id'], 'IN_PROGRESS')] == [0, 1]
+    return rollout
+
+
 def drive(api, project: str, rollout_id: str, fail: set[int],
           most: int) -> int:
     """Signal every running target as an agent would (FAILED for the
@@ -216,13 +228,7 @@ def test_a_round_during_cancel_counts_the_running_targets_cancelled(
     cancelled, not failed: no target_failed event, and the counts the
     cancel answers are those of a cancel alone."""
     api = inprocess_stack
-    source = config(api, project)
-    rollout = create_rollout(api, project, servers=servers(project, 4),
-                             config_id=source['id'],
-                             signal_transport='HEAT_SIGNAL',
-                             max_concurrency=2)
-    assert [t['position'] for t in targets(
-        api, project, rollout['id'], 'IN_PROGRESS')] == [0, 1]
+    rollout = four_servers_two_at_a_time(api, project)
     real_set = db_api.rollout_targets_set
 
     def round_first(request, rollout_id, states, expected='IN_PROGRESS'):
@@ -355,13 +361,8 @@ def test_a_stale_engine_starts_nothing(inprocess_stack, project):
     concurrency used, and rolls back whole. In-process, so the test can
     be that engine."""
     api = inprocess_stack
-    source = config(api, project)
-    rollout = create_rollout(api, project, servers=servers(project, 4),
-                             config_id=source['id'],
-                             signal_transport='HEAT_SIGNAL',
-                             max_concurrency=2)
+    rollout = four_servers_two_at_a_time(api, project)
     running = targets(api, project, rollout['id'], 'IN_PROGRESS')
-    assert [target['position'] for target in running] == [0, 1]
     admin = context.get_admin_context()
     row = db_api.rollout_get(admin, rollout['id'])
 
