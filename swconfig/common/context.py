@@ -55,6 +55,11 @@ _BY_KEY: dict[str, tuple[str, tuple[str, ...]]] = {
     for name, keys in _ENVIRON_KEYS.items()
     for position, key in enumerate(keys)}
 _KEYS = frozenset(_BY_KEY)
+#: The environ keys ``from_environ`` reads besides ``_ENVIRON_KEYS``.
+_ROLES = 'HTTP_X_ROLES'
+_ROLE = 'HTTP_X_ROLE'  # the older spelling
+_SERVICE_ROLES = 'HTTP_X_SERVICE_ROLES'
+_IS_ADMIN_PROJECT = 'HTTP_X_IS_ADMIN_PROJECT'
 #: The environ keys ``from_environ`` makes the caller's credentials of:
 #: every one it reads but the request's ids and tokens (no policy check
 #: sees those).
@@ -62,8 +67,7 @@ _IDENTITY_KEYS = frozenset(
     key for key, (name, _) in _BY_KEY.items()
     if name not in ('request_id', 'global_request_id', 'auth_token',
                     'service_token')) | {
-    'HTTP_X_ROLES', 'HTTP_X_ROLE', 'HTTP_X_SERVICE_ROLES',
-    'HTTP_X_IS_ADMIN_PROJECT'}
+    _ROLES, _ROLE, _SERVICE_ROLES, _IS_ADMIN_PROJECT}
 
 
 def identity(environ: dict[str, Any]) -> frozenset:
@@ -119,14 +123,13 @@ class RequestContext(context.RequestContext):
                 values[name] = environ[key]
         if 'roles' not in kwargs:
             values['roles'] = _roles(environ.get(
-                'HTTP_X_ROLES', environ.get('HTTP_X_ROLE')))
+                _ROLES, environ.get(_ROLE)))
         if 'service_roles' not in kwargs:
-            values['service_roles'] = _roles(
-                environ.get('HTTP_X_SERVICE_ROLES'))
+            values['service_roles'] = _roles(environ.get(_SERVICE_ROLES))
         if 'is_admin_project' not in kwargs:
             # No header: the admin project, as oslo.context assumes.
             values['is_admin_project'] = environ.get(
-                'HTTP_X_IS_ADMIN_PROJECT', 'true').lower() == 'true'
+                _IS_ADMIN_PROJECT, 'true').lower() == 'true'
         values.update(kwargs)
         return cls(**values)
 

@@ -112,27 +112,31 @@ def test_from_environ_reads_every_key_oslo_context_reads():
     assert {name: tuple(keys) for name, keys in theirs.items()} == ours
 
 
-@pytest.mark.parametrize('key', sorted(
-    swconfig_context._IDENTITY_KEYS - {'HTTP_X_ROLE', 'HTTP_X_TENANT',
-                                       'HTTP_X_TENANT_ID', 'HTTP_X_USER',
-                                       'HTTP_X_TENANT_NAME'}))
-def test_every_credential_header_is_part_of_the_identity(key):
-    """A header that changes a context's policy credentials changes the
-    identity: decisions kept by identity are the context's."""
+#: Every environ key oslo.context's own ``from_environ`` reads: its header
+#: table and the role and admin-project headers it reads by name.
+_OSLO_READS = sorted({key for keys in oslo_context._ENVIRON_HEADERS.values()
+                      for key in keys} | {
+    'HTTP_X_ROLES', 'HTTP_X_ROLE', 'HTTP_X_SERVICE_ROLES',
+    'HTTP_X_IS_ADMIN_PROJECT'})
+
+
+@pytest.mark.parametrize('base', [_IDENTITY, {}], ids=['keystone', 'bare'])
+@pytest.mark.parametrize('key', _OSLO_READS)
+def test_every_credential_header_is_part_of_the_identity(key, base):
+    """A header that changes oslo.context's policy credentials changes
+    the identity: decisions kept by identity are the context's."""
     from swconfig.api import policy
 
     def credentials(environ):
-        context = swconfig_context.RequestContext.from_environ(environ)
+        context = _oslo_from_environ(environ)
         return (*(getattr(context, name) for name in policy.POLICY_SCALARS),
                 context.roles, context.service_roles)
 
-    changed = dict(_IDENTITY, **{key: 'True' if key.endswith(
-        'ADMIN_PROJECT') else 'changed'})
-    assert swconfig_context.identity(changed) != swconfig_context.identity(
-        _IDENTITY)
-    if credentials(changed) == credentials(_IDENTITY):
-        # Not a policy credential (a name): still kept apart.
-        assert key.endswith('_NAME')
+    changed = dict(base, **{key: 'True' if key.endswith(
+        'ADMIN_PROJECT') and base else 'changed'})
+    if credentials(changed) != credentials(base):
+        assert swconfig_context.identity(changed) != (
+            swconfig_context.identity(base)), key
 
 
 def test_the_identity_leaves_out_request_ids_and_tokens():
