@@ -147,12 +147,14 @@ opts = [
                  min=0.05,
                  max=30,
                  help='Seconds a document held in memory may lag behind '
-                      'the database. At most once per interval, on the '
-                      'first poll after it, each API worker reads which '
-                      'servers changed since its last look (one indexed '
-                      'query) and drops them; a change committed by any '
-                      'API worker or engine is served by every worker '
-                      'within this bound.'),
+                      'the database. Once per interval while agents poll, '
+                      'each API worker reads which servers changed since '
+                      'its last look (one indexed query) and drops them; '
+                      'a change committed by any API worker or engine is '
+                      'served by every worker within this bound. The read '
+                      'falls due a quarter of the interval early: one '
+                      'poll makes it while the others are still answered '
+                      'from memory.'),
     cfg.IntOpt('poll_time_interval',
                default=15,
                min=0,

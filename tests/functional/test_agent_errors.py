@@ -81,10 +81,10 @@ def test_a_crash_while_polling_is_a_500_error_body(
     # repeat poll is answered (repeat_polls).
     monkeypatch.setattr(metadata_cache.MetadataCache, 'get', _bug)
     monkeypatch.setattr(front, 'noted', _CrashingNotes())
-    # The whole path (the cache's freshness bound passed), then the
-    # repeat poll's.
-    for fresh_until in (float('-inf'), float('inf')):
-        monkeypatch.setattr(front.cache, 'fresh_until', fresh_until)
+    # The whole path (a read of the change log due), then the repeat
+    # poll's.
+    for read_due_at in (float('-inf'), float('inf')):
+        monkeypatch.setattr(front.cache, 'read_due_at', read_due_at)
         reply = inprocess_stack.request(method, metadata_url)
         assert reply.status == 500
         assert reply.headers['x-openstack-request-id'].startswith('req-')

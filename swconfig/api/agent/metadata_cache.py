@@ -27,6 +27,10 @@ and drops those servers. A poll is served from memory only while the last
 such read *started* less than the interval ago, so a change committed
 before a poll started, minus the interval, is always seen: a document is
 never more than the interval stale, whichever worker or engine wrote it.
+The read falls due a quarter of the interval early (``READ_AHEAD``): one
+poll reads the log while the others are still served from memory, so no
+request thread waits for the database unless a read takes longer than
+that quarter.
 
 Transactions commit out of id order (an id is taken at INSERT, visible at
 COMMIT), so the ids missing below the highest one seen are asked for
@@ -80,6 +84,9 @@ PURGE_INTERVAL = 600.0
 RESTART_AFTER = RETENTION / 2
 #: Servers read per query while warming up.
 WARM_BATCH = 500
+#: The share of ``freshness`` before its end that the next read of the
+#: change log falls due, while held entries are still served.
+READ_AHEAD = 0.25
 #: Forks of this process so far: a forked worker warms up its own cache,
 #: told apart without a getpid() on every poll.
 _FORKS = [0]
@@ -92,7 +99,7 @@ def _after_fork() -> None:
     warming up, if asked to) before its next answer."""
     _FORKS[0] += 1
     for cache in list(_CACHES):
-        cache.fresh_until = float('-inf')
+        cache.fresh_until = cache.read_due_at = float('-inf')
 
 
 os.register_at_fork(after_in_child=_after_fork)
@@ -152,6 +159,10 @@ class MetadataCache:
         #: reading the change log: ``freshness`` after the last read
         #: started; -inf at first, after ``expire`` and in a forked child.
         self.fresh_until = float('-inf')
+        #: From when, on ``clock``, a poll reads the change log: a quarter
+        #: of ``freshness`` before ``fresh_until``, so one poll reads it
+        #: while the others are still answered from memory.
+        self.read_due_at = float('-inf')
         self._warm = warm and size > 0
         # ``_FORKS`` when warming up started (None: not yet).
         self._warming_fork: int | None = None
@@ -181,19 +192,22 @@ class MetadataCache:
         this worker serves them to the next poll (read your writes)."""
         with self._lock:
             self._expirations += 1
-            self.fresh_until = float('-inf')
+            self.fresh_until = self.read_due_at = float('-inf')
 
     def __len__(self) -> int:
         return len(self.entries)
 
     def get(self, server_id: str) -> Entry | None:
-        """The server's entry if held; first reads the change log if the
-        last read started ``freshness`` seconds ago or more (a database
-        error then propagates: nothing stale is served instead)."""
+        """The server's entry if held; first reads the change log once
+        that is due (``read_due_at``). Only a poll past the freshness
+        bound waits for a read another thread is making, or fails with a
+        database error (nothing stale is served instead); before it, the
+        held entry is served."""
         if not self.size:
             return None
-        if self.clock() >= self.fresh_until:
-            self._refresh()
+        now = self.clock()
+        if now >= self.read_due_at:
+            self._refresh(wait=now >= self.fresh_until)
         # Without the lock: each OrderedDict call is atomic (C, str keys),
         # and an entry dropped between the two is simply not moved.
         entry = self.entries.get(server_id)
@@ -263,32 +277,43 @@ class MetadataCache:
         LOG.info('Metadata cache: warmed up with %d documents in %.1f s',
                  held, time.monotonic() - started)
 
-    def _refresh(self) -> None:
-        with self._refresh_lock:
-            started = self.clock()
-            expirations = self._expirations
-            if started < self.fresh_until:
-                return  # another thread read it while this one waited
-            if (self._position is not None
-                    and started - self._checked_at > RESTART_AFTER):
-                LOG.info('Metadata cache: no poll for %d s, starting again '
-                         'empty', started - self._checked_at)
-                self._position = None
-            if self._position is None:
-                self._start(started)
-            else:
-                self._read_changes(started)
-            self._checked_at = started
-            with self._lock:
-                # An expire() meanwhile may be for a commit this read
-                # missed: the next answer reads the log again.
-                if expirations == self._expirations:
-                    self.fresh_until = started + self.freshness
-            if started - self._purged_at >= PURGE_INTERVAL:
-                self._purged_at = started
-                self._purge()
-            if self._warm and self._warming_fork != _FORKS[0]:
-                self._start_warming()
+    def _refresh(self, wait: bool = True) -> None:
+        """Read the change log, unless another thread is reading it and
+        ``wait`` is false, or read it while this one waited for it."""
+        if not self._refresh_lock.acquire(blocking=wait):
+            return  # another thread is reading; held entries are fresh
+        try:
+            self._read_if_due()
+        finally:
+            self._refresh_lock.release()
+
+    def _read_if_due(self) -> None:
+        started = self.clock()
+        expirations = self._expirations
+        if started < self.read_due_at:
+            return  # another thread read it while this one waited
+        if (self._position is not None
+                and started - self._checked_at > RESTART_AFTER):
+            LOG.info('Metadata cache: no poll for %d s, starting again '
+                     'empty', started - self._checked_at)
+            self._position = None
+        if self._position is None:
+            self._start(started)
+        else:
+            self._read_changes(started)
+        self._checked_at = started
+        with self._lock:
+            # An expire() meanwhile may be for a commit this read
+            # missed: the next answer reads the log again.
+            if expirations == self._expirations:
+                self.fresh_until = started + self.freshness
+                self.read_due_at = (started
+                                    + self.freshness * (1 - READ_AHEAD))
+        if started - self._purged_at >= PURGE_INTERVAL:
+            self._purged_at = started
+            self._purge()
+        if self._warm and self._warming_fork != _FORKS[0]:
+            self._start_warming()
 
     def _start(self, now: float) -> None:
         """Start from the latest changes: nothing held can be stale, and

@@ -24,21 +24,22 @@ string whose token it verified); once it is answered 200 or 304,
 ``RepeatPolls``, the outermost WSGI app, answers a ``GET`` or ``HEAD`` of
 a recorded path itself when nothing it relies on has changed:
 
-* the metadata cache is within its freshness bound (``fresh_until``) and
-  holds an entry for the server: a change of the server's document or
-  token revision drops it, and its replacement is verified afresh;
+* no read of the change log is due (``read_due_at``, a little before
+  the freshness bound) and the metadata cache holds an entry for the
+  server: a change of the server's document or token revision drops it,
+  and its replacement is verified afresh;
 * the query string is the one whose token was verified for that entry
   (the key ring is loaded once per process);
 * an ``If-None-Match`` is absent or exactly the entry's ETag.
 
 It then answers as ``AgentApp.poll`` would, with the same headers, the
-poll time noted and a new request id. Anything else (a refresh due, a
-dropped or unverified entry, another query string, a weak or listed ETag,
-any other request) goes to the router unchanged. The record holds no
-entry, so it keeps no document alive that the cache let go. The one
-frame matters: a poll is a few thousand instructions of Python, and
-under a threaded server every one of them is spent holding the GIL that
-the server's other threads wait for.
+poll time noted and a new request id. Anything else (a read of the
+change log due, a dropped or unverified entry, another query string, a
+weak or listed ETag, any other request) goes to the router unchanged.
+The record holds no entry, so it keeps no document alive that the cache
+let go. The one frame matters: a poll is a few thousand instructions of
+Python, and under a threaded server every one of them is spent holding
+the GIL that the server's other threads wait for.
 """
 
 from typing import Any
@@ -89,7 +90,7 @@ class RepeatPolls:
                 cache = self.cache
                 now = cache.clock()
                 entries = cache.entries
-                entry = (entries.get(server_id) if now < cache.fresh_until
+                entry = (entries.get(server_id) if now < cache.read_due_at
                          else None)
                 verified = entry.verified if entry is not None else None
                 if (verified is not None

@@ -18,6 +18,7 @@ seen through the change log (also ids committed out of order), deleted
 servers and read-your-writes after ``expire``."""
 
 import datetime
+import threading
 
 from oslo_utils import timeutils
 import pytest
@@ -117,11 +118,13 @@ def test_a_change_is_served_once_the_bound_passed(db, clock):
     cache = _cache(clock)
     old = _fetch(cache, 's1')
     new_etag = _store('s1', '"new"')
-    # Within the bound the held document may still be served...
-    clock.now += FRESHNESS * 0.9
+    # Until the next read is due the held document may still be served...
+    due = FRESHNESS * (1 - metadata_cache.READ_AHEAD)
+    clock.now += due * 0.9
     assert cache.get('s1') is old
-    # ...not once it passed: the change log drops it.
-    clock.now += FRESHNESS * 0.1
+    # ...not once it is, a quarter of the bound early: the change log
+    # drops it.
+    clock.now += due * 0.1
     assert cache.get('s1') is None
     assert _fetch(cache, 's1').etag == new_etag
 
@@ -164,6 +167,80 @@ def test_changes_committed_out_of_id_order_are_seen(db, clock):
     clock.now += FRESHNESS
     assert cache.get('s1') is None
     assert _fetch(cache, 's1').etag == new_etag
+
+
+class _WatchedLock:
+    """The cache's refresh lock, telling each acquire's ``blocking``."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.blocking: list[bool] = []
+        self.waiting = threading.Event()
+
+    def acquire(self, blocking: bool = True) -> bool:
+        self.blocking.append(blocking)
+        if blocking:
+            self.waiting.set()
+        return self.lock.acquire(blocking)
+
+    def release(self) -> None:
+        self.lock.release()
+
+
+def _get_in_thread(cache, server_id):
+    """``cache.get`` in another thread (the test thread holds the refresh
+    lock, as a poll reading the change log would); its thread and
+    result."""
+    result = []
+    thread = threading.Thread(
+        target=lambda: result.append(cache.get(server_id)), daemon=True)
+    thread.start()
+    return thread, result
+
+
+def test_polls_before_the_bound_do_not_wait_for_a_read(db, clock,
+                                                       monkeypatch):
+    """Once a read is due, a poll while another reads is answered from
+    memory at once: the bound has not passed."""
+    _store('s1', '"doc"')
+    cache = _cache(clock)
+    entry = _fetch(cache, 's1')
+    cache._refresh_lock = lock = _WatchedLock()
+    reads = []
+    changes = db_api.agent_server_changes
+    monkeypatch.setattr(db_api, 'agent_server_changes',
+                        lambda *a, **k: reads.append(a) or changes(*a, **k))
+    clock.now += FRESHNESS * (1 - metadata_cache.READ_AHEAD / 2)
+    assert lock.acquire()  # another poll is reading the change log
+    thread, result = _get_in_thread(cache, 's1')
+    thread.join(timeout=30)
+    assert not thread.is_alive(), 'the poll waited for the read'
+    assert result == [entry] and lock.blocking == [True, False]
+    assert reads == []
+    lock.release()
+    # With nobody reading, the poll due to read reads, and the bound moves
+    # on from when it started.
+    assert cache.get('s1') is entry and len(reads) == 1
+    assert cache.fresh_until == clock.now + FRESHNESS
+    assert cache.read_due_at == clock.now + FRESHNESS * (
+        1 - metadata_cache.READ_AHEAD)
+
+
+def test_a_poll_past_the_bound_waits_for_the_read(db, clock):
+    """Past the bound nothing held is served until the change log is
+    read: a poll waits for another thread's read, then reads itself."""
+    _store('s1', '"old"')
+    cache = _cache(clock)
+    assert _fetch(cache, 's1') is not None
+    cache._refresh_lock = lock = _WatchedLock()
+    clock.now += FRESHNESS
+    assert lock.acquire()
+    thread, result = _get_in_thread(cache, 's1')
+    assert lock.waiting.wait(timeout=30), 'the poll did not wait'
+    _store('s1', '"new"')  # committed before the poll's read
+    lock.release()
+    thread.join(timeout=30)
+    assert result == [None]  # the change log dropped the old document
 
 
 def test_a_miss_read_before_a_change_is_not_kept(db, clock, monkeypatch):

@@ -162,9 +162,9 @@ def test_what_the_front_cannot_vouch_for_goes_to_the_router(front):
     routed('200', 'GET', path, query, HTTP_IF_NONE_MATCH='"other"')
     # Another spelling of the path.
     routed('200', 'GET', path + '/', query)
-    # The freshness bound passed: the router reads the change log, and
-    # records the poll again.
-    front.cache.fresh_until = float('-inf')
+    # A read of the change log is due: the router reads it, and records
+    # the poll again.
+    front.cache.read_due_at = float('-inf')
     routed('200', 'GET', path, query)
     _call(front, 'GET', path, query)
     assert front.app.calls == calls
