@@ -20,10 +20,10 @@ entry is the answer ready to send: the document's bytes and the header
 lists of a 200, a HEAD and a 304, so a hit allocates next to nothing.
 
 Freshness: every write of a server's document, token revision or
-existence logs a row in ``server_change`` in its own transaction. At most
-once per ``[api] metadata_cache_freshness`` seconds, on the first poll
-after that, a worker reads the changes logged since the highest id it saw
-and drops those servers. A poll is served from memory only while the last
+existence logs a row in ``server_change`` in its own transaction. About
+once per ``[api] metadata_cache_freshness`` seconds while agents poll, a
+worker reads the changes logged since the highest id it saw and drops
+those servers. A poll is served from memory only while the last
 such read *started* less than the interval ago, so a change committed
 before a poll started, minus the interval, is always seen: a document is
 never more than the interval stale, whichever worker or engine wrote it.
