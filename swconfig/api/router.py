@@ -172,7 +172,9 @@ def openapi_document_json() -> bytes:
 
 
 class Match(typing.NamedTuple):
-    """A request's route (a tuple: it is made for every request)."""
+    """A request's route. One is kept for every URL matched recently
+    (``RouteTable.match``) and shared by the requests of that URL: its
+    ``args`` are read, never changed."""
 
     route: Route | None
     handler: Callable | None
@@ -226,9 +228,18 @@ class _Pattern(typing.NamedTuple):
         return args
 
 
+#: URLs whose match ``RouteTable`` keeps, per method; all are forgotten
+#: when it is reached, and kept again as requested.
+MATCHES_KEPT = 4096
+
+
 class RouteTable:
     def __init__(self, routes: tuple[Route, ...] = ROUTES) -> None:
         self.routes = routes
+        # Method -> path -> its match: the same URLs come again and again
+        # (a tenant reads a server's metadata, a client polls a
+        # deployment), and a kept match costs one dict look-up.
+        self._matches: dict[str, dict[str, Match]] = {}
         # Candidates by (first segment, number of segments), in table
         # order: a few at most.
         self._candidates: dict[tuple[str, int],
@@ -243,7 +254,20 @@ class RouteTable:
 
     def match(self, method: str, raw_path: str) -> Match:
         """The route for ``method`` on the WSGI ``PATH_INFO`` (bytes as
-        latin-1); raises the 400/404/405 to answer otherwise."""
+        latin-1); raises the 400/404/405 to answer otherwise. A match is
+        kept for the next request of the same URL; a miss is not."""
+        kept = self._matches.get(method)
+        found = kept.get(raw_path) if kept is not None else None
+        if found is None:
+            found = self._match(method, raw_path)
+            # Only methods some route serves get here: a bounded set.
+            kept = self._matches.setdefault(method, {})
+            if len(kept) >= MATCHES_KEPT:
+                kept.clear()
+            kept[raw_path] = found
+        return found
+
+    def _match(self, method: str, raw_path: str) -> Match:
         path = raw_path
         if not path.isascii():
             try:

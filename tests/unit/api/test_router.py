@@ -61,6 +61,33 @@ def test_match(method, path, handler, args):
                                   if name != 'tenant_id']
 
 
+def test_a_url_matched_before_is_not_matched_again(monkeypatch):
+    table = router.RouteTable()
+    matched = []
+    match = table._match
+    monkeypatch.setattr(table, '_match',
+                        lambda *args: matched.append(args) or match(*args))
+    view = '/v1/p1/software_deployments/metadata/s1'
+    first = table.match('GET', view)
+    assert table.match('GET', view) is first and len(matched) == 1
+    # Each method of the URL is matched once.
+    assert table.match('HEAD', view).handler is first.handler
+    assert table.match('HEAD', view).handler is first.handler
+    assert len(matched) == 2
+    # A miss is matched again each time: it raises, nothing is kept.
+    for _ in range(2):
+        with pytest.raises(exception.MethodNotAllowed):
+            table.match('PATCH', '/v1/p1/software_deployments/d1')
+    assert len(matched) == 4
+    # Past MATCHES_KEPT URLs of a method, all are forgotten.
+    monkeypatch.setattr(router, 'MATCHES_KEPT', 2)
+    table.match('GET', '/v1/p1/servers/a')
+    table.match('GET', '/v1/p1/servers/b')
+    assert len(matched) == 6
+    table.match('GET', view)
+    assert len(matched) == 7
+
+
 def test_access_of_each_kind_of_url():
     assert _match('GET', '/').route.access == router.PUBLIC
     assert _match('GET', '/v1/openapi.json').route.access == router.PUBLIC
