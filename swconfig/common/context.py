@@ -68,14 +68,17 @@ _IDENTITY_KEYS = frozenset(
     if name not in ('request_id', 'global_request_id', 'auth_token',
                     'service_token')) | {
     _ROLES, _ROLE, _SERVICE_ROLES, _IS_ADMIN_PROJECT}
+#: ``_IDENTITY_KEYS`` in a fixed order, the order of an identity's values.
+_IDENTITY_ORDER = tuple(sorted(_IDENTITY_KEYS))
 
 
-def identity(environ: dict[str, Any]) -> frozenset:
-    """The caller's identity headers, hashable: requests with equal
-    identities get contexts from ``from_environ`` with equal credentials,
-    and so the same policy decisions."""
-    return frozenset((key, environ[key])
-                     for key in _IDENTITY_KEYS.intersection(environ))
+def identity(environ: dict[str, Any]) -> tuple:
+    """The caller's identity headers' values (None for each one absent),
+    hashable: requests with equal identities get contexts from
+    ``from_environ`` with equal credentials, and so the same policy
+    decisions. Looked up by C code alone: a third less than collecting
+    the headers present."""
+    return tuple(map(environ.get, _IDENTITY_ORDER))
 
 
 def _roles(value: str | None) -> list[str]:
