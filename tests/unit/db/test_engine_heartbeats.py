@@ -20,6 +20,7 @@ them (``swconfig.engine.heartbeat``) and the API's count that reads them
 import datetime
 import logging
 import os
+import uuid
 
 from oslo_db import exception as db_exc
 from oslo_utils import timeutils
@@ -110,10 +111,17 @@ def test_prune_removes_stopped_engines_of_the_host_and_topic_only(
 
 @pytest.fixture
 def beat(db):
-    """A Heartbeat of this test's own (not the process's BEAT)."""
+    """A Heartbeat of this test's own (not the process's BEAT), on a topic
+    of its own: an in-process engine that an earlier test of this worker
+    started keeps beating on the session's topic, into whichever database
+    is current."""
+    session_topic = CONF.engine.topic
+    CONF.set_override('topic', f'heartbeat-test-{uuid.uuid4().hex[:8]}',
+                      group='engine')
     made = heartbeat.Heartbeat()
     yield made
     made.stop()
+    CONF.set_override('topic', session_topic, group='engine')
 
 
 def test_start_records_a_row_and_stop_removes_it(beat, admin, fresh_reads):
