@@ -31,6 +31,7 @@ from oslo_policy import policy
 
 from swconfig import policies
 from swconfig.common import exception
+from swconfig.common import forgetful
 from swconfig.common.context import RequestContext
 from swconfig.conf import CONF
 
@@ -54,7 +55,7 @@ class Decisions:
     def __init__(self, clock: Callable[[], float] = time.monotonic
                  ) -> None:
         self._clock = clock
-        self._held: dict[tuple, tuple[float, Any]] = {}
+        self._held = forgetful.ForgetfulDict(self.SIZE)
 
     def get(self, key: tuple) -> Any:
         """The decision, if one younger than ``LIFETIME`` is held."""
@@ -64,12 +65,10 @@ class Decisions:
         return held[1]
 
     def put(self, key: tuple, decision: Any) -> None:
-        if len(self._held) >= self.SIZE:
-            self._held = {}
-        self._held[key] = (self._clock(), decision)
+        self._held.keep(key, (self._clock(), decision))
 
     def clear(self) -> None:
-        self._held = {}
+        self._held.clear()
 
 
 _DECISIONS = Decisions()

@@ -69,6 +69,7 @@ from swconfig.api.middleware import fault
 from swconfig.api.openapi import document as openapi
 from swconfig.api.openapi import spec
 from swconfig.common import exception
+from swconfig.common import forgetful
 from swconfig.common import urls
 
 AGENT = 'agent'
@@ -234,12 +235,14 @@ MATCHES_KEPT = 4096
 
 
 class RouteTable:
-    def __init__(self, routes: tuple[Route, ...] = ROUTES) -> None:
+    def __init__(self, routes: tuple[Route, ...] = ROUTES,
+                 matches_kept: int = MATCHES_KEPT) -> None:
         self.routes = routes
         # Method -> path -> its match: the same URLs come again and again
         # (a tenant reads a server's metadata, a client polls a
         # deployment), and a kept match costs one dict look-up.
-        self._matches: dict[str, dict[str, Match]] = {}
+        self._matches: dict[str, forgetful.ForgetfulDict] = {}
+        self._matches_kept = matches_kept
         # Candidates by (first segment, number of segments), in table
         # order: a few at most.
         self._candidates: dict[tuple[str, int],
@@ -260,11 +263,10 @@ class RouteTable:
         found = kept.get(raw_path) if kept is not None else None
         if found is None:
             found = self._match(method, raw_path)
-            # Only methods some route serves get here: a bounded set.
-            kept = self._matches.setdefault(method, {})
-            if len(kept) >= MATCHES_KEPT:
-                kept.clear()
-            kept[raw_path] = found
+            if kept is None:  # only methods some route serves get here
+                kept = self._matches.setdefault(
+                    method, forgetful.ForgetfulDict(self._matches_kept))
+            kept.keep(raw_path, found)
         return found
 
     def _match(self, method: str, raw_path: str) -> Match:

@@ -161,7 +161,8 @@ class MetadataCache:
         self.fresh_until = float('-inf')
         #: From when, on ``clock``, a poll reads the change log: a quarter
         #: of ``freshness`` before ``fresh_until``, so one poll reads it
-        #: while the others are still answered from memory.
+        #: while the others are still answered from memory. Derivable,
+        #: but kept: the repeat-poll path compares it as it stands.
         self.read_due_at = float('-inf')
         self._warm = warm and size > 0
         # ``_FORKS`` when warming up started (None: not yet).

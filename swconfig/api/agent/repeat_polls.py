@@ -49,24 +49,17 @@ from swconfig.api.agent import metadata_cache
 from swconfig.api.agent import poll_times
 from swconfig.api.middleware import fault
 from swconfig.api.middleware import request_id
+from swconfig.common import forgetful
 
 
-class Polls(dict):
+class Polls(forgetful.ForgetfulDict):
     """Recorded poll paths and their server ids, at most ``limit`` (the
-    metadata cache's size: one URL per server); all are forgotten when it
-    is reached, and recorded again as polled."""
-
-    def __init__(self, limit: int) -> None:
-        super().__init__()
-        self.limit = limit
+    metadata cache's size: one URL per server, none without a cache); all
+    are forgotten when it is reached, and recorded again as polled."""
 
     def record(self, path: str, server_id: str) -> None:
         """A poll of ``path`` was answered after its token was verified."""
-        if not self.limit:
-            return  # no cache to hold the entries
-        if len(self) >= self.limit:
-            self.clear()
-        self[path] = server_id
+        self.keep(path, server_id)
 
 
 class RepeatPolls:

@@ -62,7 +62,7 @@ def test_match(method, path, handler, args):
 
 
 def test_a_url_matched_before_is_not_matched_again(monkeypatch):
-    table = router.RouteTable()
+    table = router.RouteTable(matches_kept=2)
     matched = []
     match = table._match
     monkeypatch.setattr(table, '_match',
@@ -79,8 +79,7 @@ def test_a_url_matched_before_is_not_matched_again(monkeypatch):
         with pytest.raises(exception.MethodNotAllowed):
             table.match('PATCH', '/v1/p1/software_deployments/d1')
     assert len(matched) == 4
-    # Past MATCHES_KEPT URLs of a method, all are forgotten.
-    monkeypatch.setattr(router, 'MATCHES_KEPT', 2)
+    # Past the URLs kept per method (2 here), all are forgotten.
     table.match('GET', '/v1/p1/servers/a')
     table.match('GET', '/v1/p1/servers/b')
     assert len(matched) == 6
