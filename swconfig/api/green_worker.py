@@ -40,11 +40,14 @@ class _NoLog:
 
 class GreenHTTPWorker:
     """eventlet.wsgi serving ``app`` on a listening socket until
-    ``stop()``, with at most ``threads`` requests at once."""
+    ``stop()``, with at most ``threads`` requests at once.
+    ``unread_body_limit`` is accepted for HTTPWorker's sake: eventlet
+    reads a body the application left unread itself, whatever its
+    length."""
 
     def __init__(self, app: Callable[..., Iterable[bytes]],
                  sock: socket.socket, threads: int, backlog: int,
-                 errors: Any) -> None:
+                 errors: Any, unread_body_limit: int = 0) -> None:
         self._app = app
         self._socket = sock
         self._threads = threads

@@ -67,20 +67,44 @@ class _StartResponse:
         self.headers = headers
 
 
-def _runner(app: Callable[..., Iterable[bytes]],
-            errors: Any) -> Callable[[Any, dict[str, Any]], int]:
+def _finish_body(environ: dict[str, Any], headers: list[tuple[str, str]],
+                 unread_limit: int) -> list[tuple[str, str]]:
+    """The answer's headers, once the request's body is read to its end.
+
+    An answer given without reading the body (a 403 or 404 decided from
+    the URL alone) would otherwise leave granian to drop the connection
+    without saying so whenever the body arrived after the answer, and a
+    client sending its next request on that connection would get no
+    answer at all. A body longer than ``unread_limit`` is not read: the
+    answer then says ``Connection: close``.
+    """
+    length = environ.get('CONTENT_LENGTH')
+    if length is not None and int(length) <= unread_limit:
+        environ['wsgi.input'].read()
+        return headers
+    if length is None and (len(environ['wsgi.input'].read(unread_limit + 1))
+                           <= unread_limit):
+        return headers  # chunked, and short enough
+    return [*headers, ('Connection', 'close')]
+
+
+def _runner(app: Callable[..., Iterable[bytes]], errors: Any,
+            unread_limit: int) -> Callable[[Any, dict[str, Any]], int]:
     """The callable granian calls with each request's protocol object
     and scope (a dict of the request's WSGI keys)."""
     base = dict(_BASE_ENVIRON, **{'wsgi.errors': errors})
 
     def run(protocol: Any, scope: dict[str, Any]) -> int:
         answer = _StartResponse()
-        body = app(base | scope, answer)
+        environ = base | scope
+        body = app(environ, answer)
+        headers = answer.headers
+        if 'CONTENT_LENGTH' in scope or 'HTTP_TRANSFER_ENCODING' in scope:
+            headers = _finish_body(environ, headers, unread_limit)
         if isinstance(body, list):
-            protocol.response_bytes(answer.status, answer.headers,
-                                    b''.join(body))
+            protocol.response_bytes(answer.status, headers, b''.join(body))
         else:
-            protocol.response_iter(answer.status, answer.headers,
+            protocol.response_iter(answer.status, headers,
                                    granian_wsgi.ResponseIterWrap(body))
         return answer.status
 
@@ -91,14 +115,18 @@ class HTTPWorker:
     """granian serving ``app`` on a listening socket until ``stop()``.
 
     ``start()`` returns at once: granian's runtime and its blocking
-    threads run on threads of their own. ``stop()`` closes the listener;
+    threads run on threads of their own. A request body the application
+    left unread is read before the answer when it is at most
+    ``unread_body_limit`` bytes long, so that the connection stays
+    usable (see _finish_body). ``stop()`` closes the listener;
     requests already running finish on those threads.
     """
 
     def __init__(self, app: Callable[..., Iterable[bytes]],
                  sock: socket.socket, threads: int, backlog: int,
-                 errors: Any) -> None:
+                 errors: Any, unread_body_limit: int = 1048576) -> None:
         self._app = app
+        self._unread_body_limit = unread_body_limit
         self._socket = sock
         self._threads = threads
         self._backlog = backlog
@@ -126,7 +154,8 @@ class HTTPWorker:
             False, None, None, None, 'tls1.3', None, [], False,  # no TLS
             (None, None))               # no metrics
         scheduler = _futures._new_cbscheduler(
-            self._loop, _runner(self._app, self._errors),
+            self._loop,
+            _runner(self._app, self._errors, self._unread_body_limit),
             impl_asyncio=False)
         worker.serve_mtr(scheduler, self._loop, self._signal)
 

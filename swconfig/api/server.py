@@ -150,7 +150,8 @@ class WSGIService(service.ServiceBase):
             from swconfig.api import green_worker
             worker = green_worker.GreenHTTPWorker
         self.server = worker(self.app, sock, self.threads, backlog,
-                             sys.stderr)
+                             sys.stderr,
+                             unread_body_limit=CONF.api.max_json_body_size)
         self.server.start()
         LOG.info('API listening on http://%s:%s/', self.host, self.port)
 

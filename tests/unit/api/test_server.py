@@ -31,9 +31,17 @@ from swconfig.common import exception
 _RELEASE = threading.Event()
 
 
+#: Set when /refuse has answered (without reading the request's body).
+_REFUSED = threading.Event()
+
+
 def _hello(environ, start_response):
     if environ['PATH_INFO'] == '/slow':
         _RELEASE.wait(30)
+    if environ['PATH_INFO'] == '/refuse':
+        _REFUSED.set()
+        start_response('403 Forbidden', [('Content-Length', '0')])
+        return [b'']
     body = environ['REQUEST_METHOD'].encode() + b' ok'
     start_response('200 OK', [('Content-Type', 'text/plain'),
                               ('Content-Length', str(len(body)))])
@@ -128,6 +136,75 @@ def test_many_pollers_keep_their_connections(serve):
     finally:
         for connection in connections:
             connection.close()
+
+
+def _read_answer(sock):
+    """Status line and headers (lower-cased names) of one answer without
+    a body, read off a raw socket; None if the server closed it."""
+    received = b''
+    while b'\r\n\r\n' not in received:
+        chunk = sock.recv(4096)
+        if not chunk:
+            return None
+        received += chunk
+    status, *lines = received.split(b'\r\n\r\n')[0].decode().split('\r\n')
+    return status, {name.lower(): value.strip() for name, value in
+                    (line.split(':', 1) for line in lines)}
+
+
+@pytest.mark.parametrize('framing', ['content-length', 'chunked'])
+def test_a_body_left_unread_does_not_cost_the_connection(serve, framing):
+    """An answer decided before the request's body arrived (a 403 from
+    the URL alone): the body is still read, and the client's next
+    request on that connection is answered. granian dropped such a
+    connection, without a word, when the body came after the answer."""
+    service = serve()
+    _REFUSED.clear()
+    body = b'{"server_id": "s1"}'
+    if framing == 'chunked':
+        framed = b'%x\r\n%s\r\n0\r\n\r\n' % (len(body), body)
+        header = b'Transfer-Encoding: chunked'
+    else:
+        framed, header = body, b'Content-Length: %d' % len(body)
+    with socket.create_connection(('127.0.0.1', service.port),
+                                  timeout=10) as sock:
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        sock.sendall(b'POST /refuse HTTP/1.1\r\nHost: t\r\n%s\r\n\r\n'
+                     % header)
+        assert _REFUSED.wait(10)
+        # Let the server go on with the answer before the body comes.
+        threading.Event().wait(0.1)
+        sock.sendall(framed)
+        status, headers = _read_answer(sock)
+        assert status == 'HTTP/1.1 403 Forbidden'
+        assert headers.get('connection') != 'close'
+        sock.sendall(b'GET / HTTP/1.1\r\nHost: t\r\n\r\n')
+        again = _read_answer(sock)
+        assert again is not None, 'the server dropped the connection'
+        assert again[0] == 'HTTP/1.1 200 OK'
+
+
+def test_a_long_body_left_unread_closes_the_connection(serve, set_conf):
+    """A body longer than [api] max_json_body_size is not read to its
+    end: the answer says that the connection closes, so the client
+    does not send another request on it."""
+    set_conf('max_json_body_size', 1024, group='api')
+    service = serve()
+    connection = http.client.HTTPConnection('127.0.0.1', service.port,
+                                            timeout=10)
+    try:
+        connection.request('POST', '/refuse', body=b'x' * 1025)
+        response = connection.getresponse()
+        response.read()
+        assert response.status == 403
+        assert response.getheader('Connection') == 'close'
+        assert response.will_close
+        connection.request('POST', '/refuse', body=b'x' * 1024)
+        response = connection.getresponse()
+        response.read()
+        assert response.getheader('Connection') != 'close'
+    finally:
+        connection.close()
 
 
 def test_port_in_use_is_a_startup_error(serve):
