@@ -47,19 +47,6 @@ query, until the cache is full or every server is held; a batch read
 while changes were being read is dropped (its rows may predate them). A
 restarted worker then serves its polls from memory within seconds
 instead of reading each server once.
-
-The garbage collector: entries live long and hold no reference cycles,
-yet each is a dozen objects the collector tracks, and a full collection
-walks every tracked object with the interpreter lock held: 1.5 to 2.9 s
-per API worker holding 100,000 documents, measured, whenever enough
-objects had outlived the young generations. So the cache takes what it
-holds out of the collector's sight with ``gc.freeze()``, after each
-batch warmed up and after every ``FREEZE_AFTER_LOADS`` documents read
-one by one (misses, changed documents), each time after a collection
-of what is not frozen yet (cheap: the earlier entries are frozen), so that no
-garbage waiting for it is frozen too. Frozen objects are still freed as
-usual when their last reference goes: a dropped entry's memory is
-returned as before.
 """
 
 import calendar
@@ -67,7 +54,6 @@ import collections
 from collections.abc import Callable
 import datetime
 from email import utils as email_utils
-import gc
 import os
 import threading
 import time
@@ -98,9 +84,6 @@ PURGE_INTERVAL = 600.0
 RESTART_AFTER = RETENTION / 2
 #: Servers read per query while warming up.
 WARM_BATCH = 500
-#: Documents read one by one (misses, changed documents) after which
-#: the next read of the change log freezes them (see the module's doc).
-FREEZE_AFTER_LOADS = WARM_BATCH
 #: The share of ``freshness`` before its end that the next read of the
 #: change log falls due, while held entries are still served.
 READ_AHEAD = 0.25
@@ -120,13 +103,6 @@ def _after_fork() -> None:
 
 
 os.register_at_fork(after_in_child=_after_fork)
-
-
-def _freeze() -> None:
-    """Collect the garbage the collector has not frozen, then freeze
-    every object alive: full collections no longer walk them."""
-    gc.collect()
-    gc.freeze()
 
 
 def http_date(value: Any) -> str:
@@ -209,8 +185,6 @@ class MetadataCache:
         # expire() calls: a read of the log that an expire() overtook
         # leaves ``fresh_until`` as it is.
         self._expirations = 0
-        # Entries kept by ``load`` since the last freeze.
-        self._loaded = 0
         _CACHES.add(self)
 
     def expire(self) -> None:
@@ -259,7 +233,6 @@ class MetadataCache:
                 if generation == self._generation:
                     self.entries[server_id] = entry
                     self.entries.move_to_end(server_id)
-                    self._loaded += 1
                     while len(self.entries) > self.size:
                         self.entries.popitem(last=False)
         return entry
@@ -284,7 +257,6 @@ class MetadataCache:
                     if len(self.entries) >= self.size:
                         break
                     self.entries.setdefault(server_id, entry)
-            _freeze()
         return len(self.entries)
 
     def _start_warming(self) -> None:
@@ -338,9 +310,6 @@ class MetadataCache:
                 self.fresh_until = started + self.freshness
                 self.read_due_at = (started
                                     + self.freshness * (1 - READ_AHEAD))
-        if self._loaded >= FREEZE_AFTER_LOADS:
-            self._loaded = 0
-            _freeze()
         if started - self._purged_at >= PURGE_INTERVAL:
             self._purged_at = started
             self._purge()

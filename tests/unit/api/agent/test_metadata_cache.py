@@ -18,7 +18,6 @@ seen through the change log (also ids committed out of order), deleted
 servers and read-your-writes after ``expire``."""
 
 import datetime
-import gc
 import threading
 
 from oslo_utils import timeutils
@@ -377,51 +376,3 @@ def test_the_first_poll_starts_warming_up_once_per_process(
     cache.get('c')
     wait_for(lambda: len(started) == 2, 10, 'warming in the new process')
     assert not _cache(clock)._warm  # off unless asked for
-
-
-@pytest.fixture
-def unfrozen():
-    """Whatever a test froze goes back to the collector afterwards."""
-    yield
-    gc.unfreeze()
-
-
-def _collector_sees(entry) -> bool:
-    """Whether full collections walk ``entry`` (it is not frozen)."""
-    return any(seen is entry for seen in gc.get_objects())
-
-
-def test_warmed_up_entries_are_frozen(db, clock, monkeypatch, unfrozen):
-    """A full collection walks none of the entries held after warming
-    up; they are still dropped and freed as before."""
-    monkeypatch.setattr(metadata_cache, 'WARM_BATCH', 2)
-    for name in ('a', 'b', 'c'):
-        _store(name, f'"{name}"')
-    cache = _cache(clock)
-    gc.unfreeze()
-    assert cache.warm() == 3
-    entries = [cache.get(name) for name in ('a', 'b', 'c')]
-    assert not any(_collector_sees(entry) for entry in entries)
-    _store('a', '"a-2"')
-    clock.now += FRESHNESS
-    assert _fetch(cache, 'a').content == b'"a-2"'
-
-
-def test_entries_read_one_by_one_are_frozen_by_a_later_read(
-        db, clock, monkeypatch, unfrozen):
-    """Documents read on polls are frozen, FREEZE_AFTER_LOADS at a time,
-    by the next read of the change log."""
-    monkeypatch.setattr(metadata_cache, 'FREEZE_AFTER_LOADS', 2)
-    for name in ('a', 'b'):
-        _store(name, f'"{name}"')
-    cache = _cache(clock)
-    gc.unfreeze()
-    first = _fetch(cache, 'a')
-    clock.now += FRESHNESS
-    assert cache.get('a') is first  # a read of the log: one load only
-    assert _collector_sees(first)
-    second = _fetch(cache, 'b')
-    assert _collector_sees(second)
-    clock.now += FRESHNESS
-    assert cache.get('b') is second
-    assert not _collector_sees(first) and not _collector_sees(second)
