@@ -47,7 +47,7 @@ class GreenHTTPWorker:
 
     def __init__(self, app: Callable[..., Iterable[bytes]],
                  sock: socket.socket, threads: int, backlog: int,
-                 errors: Any, unread_body_limit: int = 0) -> None:
+                 errors: Any, *, unread_body_limit: int) -> None:
         self._app = app
         self._socket = sock
         self._threads = threads

@@ -124,7 +124,7 @@ class HTTPWorker:
 
     def __init__(self, app: Callable[..., Iterable[bytes]],
                  sock: socket.socket, threads: int, backlog: int,
-                 errors: Any, unread_body_limit: int = 1048576) -> None:
+                 errors: Any, *, unread_body_limit: int) -> None:
         self._app = app
         self._unread_body_limit = unread_body_limit
         self._socket = sock
