@@ -40,6 +40,7 @@ error is answered with the API's standard error body.
 """
 
 from collections.abc import Callable
+from collections.abc import Sequence
 import json
 from typing import Any
 import urllib.parse
@@ -68,8 +69,10 @@ LOG = log.getLogger(__name__)
 
 REQUEST_ID_HEADER = request_id_middleware.HEADER
 ENV_REQUEST_ID = request_id_middleware.ENV_REQUEST_ID
-#: An agent's answer: status line, headers, body.
-Answer = tuple[str, list[tuple[str, str]], response_body.Body]
+VERIFIED_QUERY = metadata_cache.VERIFIED_QUERY
+#: An agent's answer: status line, headers (extended, never changed: a
+#: cached entry's), body.
+Answer = tuple[str, Sequence[tuple[str, str]], response_body.Body]
 
 TAG = 'agent'
 _TOKEN = spec.query('token', {'type': 'string'},
@@ -147,32 +150,38 @@ class AgentApp:
                                '403': {'description': 'Bad token.'},
                                '404': {'description': 'Unknown server.'}})
     def metadata(self, environ: dict, server_id: str) -> Answer:
-        entry = self.cache.get(server_id) or self.cache.load(server_id)
+        cache = self.cache
+        entry = cache.get(server_id) or cache.load(server_id)
         if entry is None:
             raise exception.ServerNotFound(server_id=server_id)
         # The query string holds the token: one verified before is
         # recognised without parsing it.
         query = environ.get('QUERY_STRING', '')
         ring = signing.keyring()
-        verified = entry.verified
-        if verified is None or verified[0] is not ring or (
-                verified[1] != query):
+        if entry[VERIFIED_QUERY] != query or ring is not cache.ring:
+            revision = entry[metadata_cache.TOKEN_REVISION]
             if not signing.verify_metadata(_query_value(environ, 'token'),
-                                           server_id, entry.token_revision):
+                                           server_id, revision):
                 LOG.info('Metadata poll for server %s refused: invalid '
                          'token', server_id)
                 raise exception.Forbidden('Invalid metadata token.')
-            entry.verified = (ring, query)
+            entry = cache.verified(server_id, entry, query, ring)
         poll_times.note(server_id)
         header = environ.get('HTTP_IF_NONE_MATCH')
+        etag = entry[metadata_cache.ETAG]
         # os-collect-config sends back the ETag it got, as is.
-        if header and entry.etag and (
-                header == entry.etag_header
-                or entry.etag in webob_etag.ETagMatcher.parse(
-                    header, strong=False)):
-            return entry.not_modified
-        return entry.answers[
-            'GET' if environ['REQUEST_METHOD'] == 'GET' else 'HEAD']
+        if header and etag and (
+                header == entry[metadata_cache.ETAG_HEADER]
+                or etag in webob_etag.ETagMatcher.parse(header,
+                                                        strong=False)):
+            return (metadata_cache.NOT_MODIFIED,
+                    entry[metadata_cache.NOT_MODIFIED_HEADERS],
+                    response_body.EMPTY)
+        if environ['REQUEST_METHOD'] == 'GET':
+            return (metadata_cache.OK, entry[metadata_cache.GET_HEADERS],
+                    metadata_cache.body(entry))
+        return (metadata_cache.OK, entry[metadata_cache.HEAD_HEADERS],
+                response_body.EMPTY)
 
     @spec.operation('putAgentSignal', 'Signal a deployment action '
                     '(heat-config-notify retries PUT on 5xx).', tag=TAG,

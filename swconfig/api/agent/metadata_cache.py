@@ -16,8 +16,9 @@
 
 Agents poll every 30 s from every server, so the poll is the service's
 hottest path; served from memory, it costs no database round trip. Each
-entry is the answer ready to send: the document's bytes and the header
-lists of a 200, a HEAD and a 304, so a hit allocates next to nothing.
+entry is the answer ready to send: the document's bytes and the headers
+of a 200, a HEAD and a 304, so a hit allocates next to nothing; entries
+are plain tuples, which the garbage collector does not walk.
 
 Freshness: every write of a server's document, token revision or
 existence logs a row in ``server_change`` in its own transaction. About
@@ -111,39 +112,46 @@ def http_date(value: Any) -> str:
                                   usegmt=True)
 
 
-class Entry:
-    """One server's answer, ready to send."""
+#: The fields of an entry, one server's answers ready to send. An entry
+#: is a plain tuple of strings, bytes, numbers and tuples of them, which
+#: the garbage collector stops tracking: an object per entry (as a class
+#: instance, its header lists and body were a dozen) had every full
+#: collection walk the whole cache with the GIL held, 1.5-2.9 s per worker
+#: at 100,000 servers, stalling every poll of the worker meanwhile.
+(ETAG, ETAG_HEADER, TOKEN_REVISION, TENANT, CONTENT, GET_HEADERS,
+ HEAD_HEADERS, NOT_MODIFIED_HEADERS, VERIFIED_QUERY) = range(9)
+#: An entry; see the field numbers above.
+Entry = tuple
+OK = '200 OK'
+NOT_MODIFIED = '304 Not Modified'
 
-    __slots__ = ('etag', 'etag_header', 'token_revision', 'content',
-                 'answers', 'not_modified', 'verified', 'tenant')
 
-    def __init__(self, row: dict) -> None:
-        self.etag = row['etag']
-        self.etag_header = f'"{self.etag}"'
-        self.token_revision = row['token_revision']
-        self.tenant = row.get('tenant')  # the server's owner
-        self.content = (row['document'] or '').encode() or EMPTY_DOCUMENT
-        validators = [('ETag', self.etag_header),
-                      ('Last-Modified', http_date(row['updated_at'])),
-                      ('Cache-Control', 'no-cache')]
-        #: (status, headers, body) of a GET and a HEAD, and of a matching
-        #: If-None-Match (None without an ETag): what ``AgentApp`` and
-        #: ``repeat_polls`` send, headers extended, never changed.
-        self.answers = {
-            'GET': ('200 OK', [('Content-Type', 'application/json'),
-                               *validators,
-                               ('Content-Length', str(len(self.content)))],
-                    response_body.Body((self.content,))),
-            'HEAD': ('200 OK', [('Content-Type', 'application/json'),
-                                ('Content-Length', '0'), *validators],
-                     response_body.EMPTY)}
-        self.not_modified = (('304 Not Modified',
-                              [('Content-Length', '0'), *validators],
-                              response_body.EMPTY) if self.etag else None)
-        # (key ring, query string) whose token was last verified for
-        # this entry: the HMAC is computed once per agent, not per poll
-        # (``repeat_polls`` compares the query string alone).
-        self.verified: tuple[Any, str] | None = None
+def entry_of(row: dict) -> Entry:
+    """The entry of a server's row: its ETag (and its header, quoted;
+    None without an ETag), token revision, owner, document bytes, the
+    headers of a 200 GET, a 200 HEAD and a 304 (None without an ETag),
+    and the query string whose token was verified (None yet: see
+    ``MetadataCache.verified``). Headers are extended, never changed."""
+    etag = row['etag']
+    etag_header = f'"{etag}"' if etag else None
+    content = (row['document'] or '').encode() or EMPTY_DOCUMENT
+    validators = (('ETag', etag_header),
+                  ('Last-Modified', http_date(row['updated_at'])),
+                  ('Cache-Control', 'no-cache'))
+    return (etag, etag_header, row['token_revision'], row.get('tenant'),
+            content,
+            (('Content-Type', 'application/json'), *validators,
+             ('Content-Length', str(len(content)))),
+            (('Content-Type', 'application/json'), ('Content-Length', '0'),
+             *validators),
+            (('Content-Length', '0'), *validators) if etag else None,
+            None)
+
+
+def body(entry: Entry) -> response_body.Body:
+    """A GET's body: made per answer, since a ``Body`` held by the entry
+    would keep it tracked by the garbage collector (a tuple subclass)."""
+    return response_body.Body((entry[CONTENT],))
 
 
 class MetadataCache:
@@ -182,10 +190,33 @@ class MetadataCache:
         # was seen must not be stored after it.
         self._generation = 0
         self._purged_at = float('-inf')
+        #: The key ring that verified the held entries' queries (None
+        #: before the first): a poll verifies its token again under
+        #: another.
+        self.ring: Any = None
         # expire() calls: a read of the log that an expire() overtook
         # leaves ``fresh_until`` as it is.
         self._expirations = 0
         _CACHES.add(self)
+
+    def verified(self, server_id: str, entry: Entry, query: str,
+                 ring: Any) -> Entry:
+        """``entry`` with ``query``, whose token ``ring`` verified for it,
+        kept in its place unless it was dropped or replaced meanwhile (a
+        replacement is verified afresh). An entry is immutable, so the
+        held one is replaced. Another key ring than ``ring`` (the one
+        loaded by a test) drops every entry first: the queries they hold
+        were verified with that one."""
+        verified = entry[:VERIFIED_QUERY] + (query,)
+        with self._lock:
+            if ring is not self.ring:
+                if self.ring is not None:
+                    self.entries.clear()
+                    self._generation += 1
+                self.ring = ring
+            if self.entries.get(server_id) is entry:
+                self.entries[server_id] = verified
+        return verified
 
     def expire(self) -> None:
         """Make the next poll read the change log first: called after a
@@ -211,13 +242,13 @@ class MetadataCache:
             self._refresh(wait=now >= self.fresh_until)
         # Without the lock: each OrderedDict call is atomic (C, str keys),
         # and an entry dropped between the two is simply not moved.
-        entry = self.entries.get(server_id)
-        if entry is not None:
+        held = self.entries.get(server_id)
+        if held is not None:
             try:
                 self.entries.move_to_end(server_id)
             except KeyError:
                 pass
-        return entry
+        return held
 
     def load(self, server_id: str) -> Entry | None:
         """Read the server's document from the database (None if there is
@@ -227,15 +258,15 @@ class MetadataCache:
         row = db_api.agent_server_document(server_id)
         if row is None:
             return None
-        entry = Entry(row)
+        loaded = entry_of(row)
         if self.size:
             with self._lock:
                 if generation == self._generation:
-                    self.entries[server_id] = entry
+                    self.entries[server_id] = loaded
                     self.entries.move_to_end(server_id)
                     while len(self.entries) > self.size:
                         self.entries.popitem(last=False)
-        return entry
+        return loaded
 
     def warm(self) -> int:
         """Load documents, ``WARM_BATCH`` servers per query in server id
@@ -249,14 +280,14 @@ class MetadataCache:
             if not rows:
                 break
             after = rows[-1]['id']
-            entries = [(row['id'], Entry(row)) for row in rows]
+            entries = [(row['id'], entry_of(row)) for row in rows]
             with self._lock:
                 if generation != self._generation:
                     continue  # changes were read meanwhile: rows may be older
-                for server_id, entry in entries:
+                for server_id, warmed in entries:
                     if len(self.entries) >= self.size:
                         break
-                    self.entries.setdefault(server_id, entry)
+                    self.entries.setdefault(server_id, warmed)
         return len(self.entries)
 
     def _start_warming(self) -> None:

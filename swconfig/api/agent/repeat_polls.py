@@ -51,6 +51,16 @@ from swconfig.api.middleware import fault
 from swconfig.api.middleware import request_id
 from swconfig.common import forgetful
 
+Body = response_body.Body
+EMPTY = response_body.EMPTY
+OK = metadata_cache.OK
+NOT_MODIFIED = metadata_cache.NOT_MODIFIED
+(ETAG_HEADER, CONTENT, GET_HEADERS, HEAD_HEADERS, NOT_MODIFIED_HEADERS,
+ VERIFIED_QUERY) = (metadata_cache.ETAG_HEADER, metadata_cache.CONTENT,
+                    metadata_cache.GET_HEADERS, metadata_cache.HEAD_HEADERS,
+                    metadata_cache.NOT_MODIFIED_HEADERS,
+                    metadata_cache.VERIFIED_QUERY)
+
 
 class Polls(forgetful.ForgetfulDict):
     """Recorded poll paths and their server ids, at most ``limit`` (the
@@ -85,14 +95,21 @@ class RepeatPolls:
                 entries = cache.entries
                 entry = (entries.get(server_id) if now < cache.read_due_at
                          else None)
-                verified = entry.verified if entry is not None else None
-                if (verified is not None
-                        and verified[1] == environ.get('QUERY_STRING')):
-                    answer = entry.answers.get(environ['REQUEST_METHOD'])
+                if (entry is not None and entry[VERIFIED_QUERY]
+                        == environ.get('QUERY_STRING')):
+                    method = environ['REQUEST_METHOD']
                     header = environ.get('HTTP_IF_NONE_MATCH')
-                    if header and answer is not None:
-                        answer = (entry.not_modified
-                                  if header == entry.etag_header else None)
+                    if method != 'GET' and method != 'HEAD':
+                        answer = None
+                    elif header:
+                        answer = ((NOT_MODIFIED, entry[NOT_MODIFIED_HEADERS],
+                                   EMPTY)
+                                  if header == entry[ETAG_HEADER] else None)
+                    elif method == 'GET':
+                        answer = (OK, entry[GET_HEADERS],
+                                  Body((entry[CONTENT],)))
+                    else:
+                        answer = (OK, entry[HEAD_HEADERS], EMPTY)
                     if answer is not None:
                         try:
                             entries.move_to_end(server_id)

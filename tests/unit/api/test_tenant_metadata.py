@@ -94,9 +94,9 @@ def test_the_owner_is_answered_from_the_cache(server):
         config['id']]
     assert headers['Content-Length'] == str(len(content))
     entry = app.cache.get(server_id)
-    assert entry.tenant == project
+    assert entry[metadata_cache.TENANT] == project
     assert json.loads(content)['metadata'] == json.loads(
-        entry.content)['deployments']
+        entry[metadata_cache.CONTENT])['deployments']
     assert _call(app, path)[2] == content
 
 

@@ -297,7 +297,9 @@ def server_metadata_from_cache(cache: metadata_cache.MetadataCache,
     if entry is None:  # nobody registered the server: nothing listed
         return '200 OK', [_JSON, ('Content-Length',
                                   str(len(_EMPTY_VIEW)))], _EMPTY_VIEW
-    if not caller.is_admin and entry.tenant != caller.project_id:
+    if (not caller.is_admin
+            and entry[metadata_cache.TENANT] != caller.project_id):
         return None
-    content = representations.tenant_view(entry.content)
+    content = representations.tenant_view(
+        entry[metadata_cache.CONTENT])
     return '200 OK', [_JSON, ('Content-Length', str(len(content)))], content
