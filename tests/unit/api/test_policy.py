@@ -15,9 +15,12 @@
 """The RBAC matrix: Heat's policy defaults, enforced by oslo.policy on real
 request contexts (role set x rule x allowed)."""
 
+import os
+
 from oslo_config import cfg
 import pytest
 
+from swconfig import policies
 from swconfig.api import policy
 from swconfig.common import context as swconfig_context
 from swconfig.common import exception
@@ -165,6 +168,60 @@ def test_enforcer_is_cached_and_reset(conf):
     assert policy.get_enforcer() is first
     policy.reset()
     assert policy.get_enforcer(conf) is not first
+
+
+def _enforcer_with_policy_file(tmp_path, clock, rule_text):
+    """An enforcer on a private ConfigOpts whose policy file, in
+    ``tmp_path``, says ``rule_text`` for software_configs:index."""
+    policy_file = tmp_path / 'policy.yaml'
+    policy_file.write_text(f'"software_configs:index": "{rule_text}"\n')
+    private = cfg.ConfigOpts()
+    private([], project='swconfig-unit-test', default_config_files=[],
+            default_config_dirs=[])
+    enforcer = policy.Enforcer(private, clock=clock,
+                               policy_file=str(policy_file))
+    enforcer.register_defaults(policies.list_rules())
+    return enforcer, policy_file
+
+
+def test_policy_files_are_looked_for_once_per_interval(tmp_path,
+                                                       monkeypatch):
+    """Checks between two looks read no file system (each look is a
+    dozen ``stat`` calls); a changed file is seen at the first check
+    after ``RELOAD_INTERVAL``, and decisions last the rest of a second."""
+    now = [100.0]
+    enforcer, policy_file = _enforcer_with_policy_file(
+        tmp_path, lambda: now[0], '!')
+    looks = []
+    real = enforcer._get_policy_path
+    monkeypatch.setattr(enforcer, '_get_policy_path',
+                        lambda path: looks.append(path) or real(path))
+    target = {'project_id': PROJECT}
+    creds = _context(R)
+    for _ in range(5):
+        assert not enforcer.enforce('software_configs:index', target, creds)
+    first = len(looks)
+    assert first >= 1
+    policy_file.write_text('"software_configs:index": "@"\n')
+    later = os.path.getmtime(policy_file) + 10  # a newer mtime, however
+    os.utime(policy_file, (later, later))      # soon after it was written
+    now[0] += enforcer.RELOAD_INTERVAL - 0.01
+    assert not enforcer.enforce('software_configs:index', target, creds)
+    assert len(looks) == first
+    now[0] += 0.01
+    assert enforcer.enforce('software_configs:index', target, creds)
+    assert len(looks) > first
+    assert (enforcer.RELOAD_INTERVAL + policy.Decisions.LIFETIME) <= 1.0
+
+
+def test_a_forced_reload_always_looks(tmp_path):
+    enforcer, policy_file = _enforcer_with_policy_file(
+        tmp_path, lambda: 100.0, '!')
+    creds = _context(R)
+    assert not enforcer.enforce('software_configs:index', {}, creds)
+    policy_file.write_text('"software_configs:index": "@"\n')
+    enforcer.load_rules(force_reload=True)
+    assert enforcer.enforce('software_configs:index', {}, creds)
 
 
 def test_decisions_last_a_second_and_are_bounded():
