@@ -46,9 +46,9 @@ class Decisions:
     """Recent decisions by rule, target and the credentials policy sees
     (the context's ``to_policy_values``): every input of oslo.policy's
     built-in checks. A decision is reused for ``LIFETIME`` seconds, so a
-    changed policy file takes effect within that, as a changed agent
-    document does; a refusal is never kept (it is rare, and its error
-    must come from oslo.policy)."""
+    changed policy file takes effect within that and the enforcer's
+    ``RELOAD_INTERVAL``; a refusal is never kept (it is rare, and its
+    error must come from oslo.policy)."""
 
     #: Seconds a decision is reused (with ``Enforcer.RELOAD_INTERVAL``,
     #: one second at most).

@@ -224,7 +224,7 @@ def test_a_forced_reload_always_looks(tmp_path):
     assert enforcer.enforce('software_configs:index', {}, creds)
 
 
-def test_decisions_last_a_second_and_are_bounded():
+def test_decisions_last_their_lifetime_and_are_bounded():
     now = [100.0]
     decisions = policy.Decisions(clock=lambda: now[0])
     decisions.put(('p', 'u'), True)
