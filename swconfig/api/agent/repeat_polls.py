@@ -95,8 +95,10 @@ class RepeatPolls:
                 entries = cache.entries
                 entry = (entries.get(server_id) if now < cache.read_due_at
                          else None)
-                if (entry is not None and entry[VERIFIED_QUERY]
-                        == environ.get('QUERY_STRING')):
+                # None: not verified (and a request may lack the key).
+                verified = entry[VERIFIED_QUERY] if entry is not None else None
+                if (verified is not None
+                        and verified == environ.get('QUERY_STRING')):
                     method = environ['REQUEST_METHOD']
                     header = environ.get('HTTP_IF_NONE_MATCH')
                     if method != 'GET' and method != 'HEAD':

@@ -75,6 +75,8 @@ def _call(front, method, path, query='', **headers):
                'wsgi.version': (1, 0), 'wsgi.multithread': True,
                'wsgi.multiprocess': False, 'wsgi.run_once': False}
     environ.update(headers)
+    if query is None:  # PEP 3333: the key may be absent
+        del environ['QUERY_STRING']
     answer = []
 
     def start_response(status, headers, exc_info=None):
@@ -201,6 +203,22 @@ def test_a_changed_document_is_never_answered_from_the_record(front):
     _status, headers, body = _call(front, 'GET', path, query)
     assert front.app.calls == calls + 2
     assert body == b'{"deployments":[]}' and _etag(headers) == '"e2"'
+
+
+def test_an_unverified_entry_is_never_answered_from_the_record(front):
+    """An entry whose token was not verified yet (a replacement, or one
+    warmed up) goes to the router, which checks the token, even for a
+    request without a query string at all."""
+    _client, _project, _config, server, path, query = _server(front)
+    assert _call(front, 'GET', path, query)[0] == '200 OK'
+    entry = front.cache.entries[server]
+    unverified = entry[:metadata_cache.VERIFIED_QUERY] + (None,)
+    front.cache.entries[server] = unverified
+    calls = front.app.calls
+    status, _headers, body = _call(front, 'GET', path, None)
+    assert status.startswith('403'), (status, body)
+    assert front.app.calls == calls + 1
+    assert front.cache.entries[server] is unverified
 
 
 def test_an_unknown_server_and_a_bad_token_are_not_recorded(front):
