@@ -128,16 +128,17 @@ NOT_MODIFIED = '304 Not Modified'
 
 def entry_of(row: dict) -> Entry:
     """The entry of a server's row: its ETag (and its header, quoted;
-    None without an ETag), token revision, owner, document bytes, the
+    None without an ETag, as before the first document is rendered, when
+    no ETag header is sent), token revision, owner, document bytes, the
     headers of a 200 GET, a 200 HEAD and a 304 (None without an ETag),
     and the query string whose token was verified (None yet: see
     ``MetadataCache.verified``). Headers are extended, never changed."""
     etag = row['etag']
     etag_header = f'"{etag}"' if etag else None
     content = (row['document'] or '').encode() or EMPTY_DOCUMENT
-    validators = (('ETag', etag_header),
-                  ('Last-Modified', http_date(row['updated_at'])),
-                  ('Cache-Control', 'no-cache'))
+    validators = ((('ETag', etag_header),) if etag else ()) + (
+        ('Last-Modified', http_date(row['updated_at'])),
+        ('Cache-Control', 'no-cache'))
     return (etag, etag_header, row['token_revision'], row.get('tenant'),
             content,
             (('Content-Type', 'application/json'), *validators,

@@ -327,6 +327,22 @@ def test_a_verified_query_is_kept_only_on_the_entry_it_was_verified_for(
     assert cache.get('s1') is None
 
 
+def test_a_document_without_an_etag_sends_none():
+    """Before its first document is rendered a server has no ETag: its
+    answers carry no ETag header (every header value a string) and no
+    If-None-Match can match."""
+    entry = metadata_cache.entry_of({
+        'etag': None, 'token_revision': 1, 'document': None,
+        'updated_at': datetime.datetime(2026, 11, 27, 2, 0, 0)})
+    assert entry[CONTENT] == metadata_cache.EMPTY_DOCUMENT
+    assert entry[metadata_cache.ETAG_HEADER] is None
+    assert entry[metadata_cache.NOT_MODIFIED_HEADERS] is None
+    for field in (metadata_cache.GET_HEADERS, metadata_cache.HEAD_HEADERS):
+        names = [name for name, _value in entry[field]]
+        assert 'ETag' not in names and 'Last-Modified' in names
+        assert all(isinstance(value, str) for _name, value in entry[field])
+
+
 def test_size_zero_keeps_nothing(db, clock):
     _store('s1', '"doc"')
     cache = _cache(clock, size=0)
