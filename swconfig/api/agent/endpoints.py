@@ -69,7 +69,6 @@ LOG = log.getLogger(__name__)
 
 REQUEST_ID_HEADER = request_id_middleware.HEADER
 ENV_REQUEST_ID = request_id_middleware.ENV_REQUEST_ID
-VERIFIED_QUERY = metadata_cache.VERIFIED_QUERY
 #: An agent's answer: status line, headers (extended, never changed: a
 #: cached entry's), body.
 Answer = tuple[str, Sequence[tuple[str, str]], response_body.Body]
@@ -158,7 +157,8 @@ class AgentApp:
         # recognised without parsing it.
         query = environ.get('QUERY_STRING', '')
         ring = signing.keyring()
-        if entry[VERIFIED_QUERY] != query or ring is not cache.ring:
+        if (entry[metadata_cache.VERIFIED_QUERY] != query
+                or ring is not cache.ring):
             revision = entry[metadata_cache.TOKEN_REVISION]
             if not signing.verify_metadata(_query_value(environ, 'token'),
                                            server_id, revision):
@@ -170,18 +170,11 @@ class AgentApp:
         header = environ.get('HTTP_IF_NONE_MATCH')
         etag = entry[metadata_cache.ETAG]
         # os-collect-config sends back the ETag it got, as is.
-        if header and etag and (
-                header == entry[metadata_cache.ETAG_HEADER]
-                or etag in webob_etag.ETagMatcher.parse(header,
-                                                        strong=False)):
-            return (metadata_cache.NOT_MODIFIED,
-                    entry[metadata_cache.NOT_MODIFIED_HEADERS],
-                    response_body.EMPTY)
-        if environ['REQUEST_METHOD'] == 'GET':
-            return (metadata_cache.OK, entry[metadata_cache.GET_HEADERS],
-                    metadata_cache.body(entry))
-        return (metadata_cache.OK, entry[metadata_cache.HEAD_HEADERS],
-                response_body.EMPTY)
+        not_modified = bool(header and etag and (
+            header == entry[metadata_cache.ETAG_HEADER]
+            or etag in webob_etag.ETagMatcher.parse(header, strong=False)))
+        return metadata_cache.answer(entry, environ['REQUEST_METHOD'],
+                                     not_modified)
 
     @spec.operation('putAgentSignal', 'Signal a deployment action '
                     '(heat-config-notify retries PUT on 5xx).', tag=TAG,

@@ -149,10 +149,17 @@ def entry_of(row: dict) -> Entry:
             None)
 
 
-def body(entry: Entry) -> response_body.Body:
-    """A GET's body: made per answer, since a ``Body`` held by the entry
-    would keep it tracked by the garbage collector (a tuple subclass)."""
-    return response_body.Body((entry[CONTENT],))
+def answer(entry: Entry, method: str, not_modified: bool = False) -> tuple:
+    """(status, headers, body) of a GET or a HEAD of ``entry``, or of its
+    304 when ``not_modified`` (the entry has an ETag the request matched):
+    what ``AgentApp`` and ``repeat_polls`` send, headers extended, never
+    changed. A GET's body is made per answer: a ``Body`` (a tuple
+    subclass) held by the entry would keep it tracked."""
+    if not_modified:
+        return NOT_MODIFIED, entry[NOT_MODIFIED_HEADERS], response_body.EMPTY
+    if method == 'GET':
+        return OK, entry[GET_HEADERS], response_body.Body((entry[CONTENT],))
+    return OK, entry[HEAD_HEADERS], response_body.EMPTY
 
 
 class MetadataCache:

@@ -51,15 +51,9 @@ from swconfig.api.middleware import fault
 from swconfig.api.middleware import request_id
 from swconfig.common import forgetful
 
-Body = response_body.Body
-EMPTY = response_body.EMPTY
-OK = metadata_cache.OK
-NOT_MODIFIED = metadata_cache.NOT_MODIFIED
-(ETAG_HEADER, CONTENT, GET_HEADERS, HEAD_HEADERS, NOT_MODIFIED_HEADERS,
- VERIFIED_QUERY) = (metadata_cache.ETAG_HEADER, metadata_cache.CONTENT,
-                    metadata_cache.GET_HEADERS, metadata_cache.HEAD_HEADERS,
-                    metadata_cache.NOT_MODIFIED_HEADERS,
-                    metadata_cache.VERIFIED_QUERY)
+ETAG_HEADER = metadata_cache.ETAG_HEADER
+VERIFIED_QUERY = metadata_cache.VERIFIED_QUERY
+answer_of = metadata_cache.answer
 
 
 class Polls(forgetful.ForgetfulDict):
@@ -101,18 +95,12 @@ class RepeatPolls:
                         and verified == environ.get('QUERY_STRING')):
                     method = environ['REQUEST_METHOD']
                     header = environ.get('HTTP_IF_NONE_MATCH')
-                    if method != 'GET' and method != 'HEAD':
-                        answer = None
-                    elif header:
-                        answer = ((NOT_MODIFIED, entry[NOT_MODIFIED_HEADERS],
-                                   EMPTY)
-                                  if header == entry[ETAG_HEADER] else None)
-                    elif method == 'GET':
-                        answer = (OK, entry[GET_HEADERS],
-                                  Body((entry[CONTENT],)))
-                    else:
-                        answer = (OK, entry[HEAD_HEADERS], EMPTY)
-                    if answer is not None:
+                    # A listed or weak ETag goes to the router, which
+                    # parses it; without an ETag, none is equal.
+                    if ((method == 'GET' or method == 'HEAD')
+                            and (not header or header == entry[ETAG_HEADER])):
+                        status, headers, body = answer_of(
+                            entry, method, bool(header))
                         try:
                             entries.move_to_end(server_id)
                         except KeyError:
@@ -120,9 +108,9 @@ class RepeatPolls:
                         self.noted[server_id] = now  # poll_times.note's
                         # The headers are the entry's: extended, not
                         # changed.
-                        start_response(answer[0], [
-                            *answer[1], next(request_id.ID_HEADERS)])
-                        return answer[2]
+                        start_response(status, [
+                            *headers, next(request_id.ID_HEADERS)])
+                        return body
             except Exception as exc:
                 return fault.render(exc, environ, start_response)
         return response_body.closable(self.app(environ, start_response))

@@ -327,7 +327,7 @@ def test_a_verified_query_is_kept_only_on_the_entry_it_was_verified_for(
     assert cache.get('s1') is None
 
 
-def test_a_document_without_an_etag_sends_none():
+def test_a_document_without_an_etag_sends_no_etag():
     """Before its first document is rendered a server has no ETag: its
     answers carry no ETag header (every header value a string) and no
     If-None-Match can match."""
