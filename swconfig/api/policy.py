@@ -15,12 +15,13 @@
 """oslo.policy enforcement; the rules themselves live in swconfig.policies.
 
 oslo.policy's checks cost more than most of a request (each one looks for
-changed policy files and inspects every check's signature), so the
-decisions of the last ``Decisions.LIFETIME`` are reused: ``Decisions``,
-and for the handlers outside pecan whole checks (``granted``); and the
-enforcer looks for changed policy files at most every
-``Enforcer.RELOAD_INTERVAL`` (``Enforcer``). Together: a changed policy
-file takes effect within a second.
+changed policy files and inspects every check's signature), so decisions
+are reused while the rules they were made by are unchanged, for at most
+``Decisions.LIFETIME``: ``Decisions``, and for the handlers outside pecan
+whole checks (``granted``). The enforcer looks for changed policy files
+at most every ``Enforcer.RELOAD_INTERVAL`` and counts the changes it
+loads (``Enforcer.generation``), which retires every decision made
+before: a changed policy file takes effect within that interval.
 """
 
 from collections.abc import Callable
@@ -45,14 +46,14 @@ _ENFORCER_LOCK = threading.Lock()
 class Decisions:
     """Recent decisions by rule, target and the credentials policy sees
     (the context's ``to_policy_values``): every input of oslo.policy's
-    built-in checks. A decision is reused for ``LIFETIME`` seconds, so a
-    changed policy file takes effect within that and the enforcer's
-    ``RELOAD_INTERVAL``; a refusal is never kept (it is rare, and its
-    error must come from oslo.policy)."""
+    built-in checks. A decision is reused while the enforcer's rules are
+    those it was made by (``Enforcer.generation``), for at most
+    ``LIFETIME`` seconds, which bounds how long the answer of a rule that
+    asks an outside service (an ``http:`` check) is reused. A refusal is
+    never kept (it is rare, and its error must come from oslo.policy)."""
 
-    #: Seconds a decision is reused (with ``Enforcer.RELOAD_INTERVAL``,
-    #: one second at most).
-    LIFETIME = 0.75
+    #: Seconds a decision is reused at most, its rules unchanged.
+    LIFETIME = 30.0
     #: At most this many decisions are kept (all forgotten when full).
     SIZE = 4096
 
@@ -61,15 +62,18 @@ class Decisions:
         self._clock = clock
         self._held = forgetful.ForgetfulDict(self.SIZE)
 
-    def get(self, key: tuple) -> Any:
-        """The decision, if one younger than ``LIFETIME`` is held."""
+    def get(self, key: tuple, generation: int) -> Any:
+        """The decision, if one made by the rules of ``generation`` and
+        younger than ``LIFETIME`` is held."""
         held = self._held.get(key)
-        if held is None or self._clock() - held[0] >= self.LIFETIME:
+        if (held is None or held[0] != generation
+                or self._clock() - held[1] >= self.LIFETIME):
             return None
-        return held[1]
+        return held[2]
 
-    def put(self, key: tuple, decision: Any) -> None:
-        self._held.keep(key, (self._clock(), decision))
+    def put(self, key: tuple, generation: int, decision: Any) -> None:
+        """Keep ``decision``, made by the rules of ``generation``."""
+        self._held.keep(key, (generation, self._clock(), decision))
 
     def clear(self) -> None:
         self._held.clear()
@@ -124,7 +128,8 @@ def _key(rule: str, target: dict[str, Any],
 
 class Enforcer(policy.Enforcer):
     """oslo.policy's enforcer, looking for changed policy files at most
-    every ``RELOAD_INTERVAL`` seconds instead of before every check.
+    every ``RELOAD_INTERVAL`` seconds instead of before every check, and
+    counting the rule changes it loads (``generation``).
 
     Each look searches the configuration directories for the policy file
     and for every policy directory, a dozen ``stat`` calls when there are
@@ -135,6 +140,10 @@ class Enforcer(policy.Enforcer):
 
     #: Seconds between two looks for changed policy files.
     RELOAD_INTERVAL = 0.25
+    #: Bumped whenever the rules may have changed: new rules set (a
+    #: changed policy file, ``clear``, a test's ``set_rules``) or a look
+    #: that replaced them. Decisions made before are not reused.
+    generation = 0
 
     def __init__(self, conf: cfg.ConfigOpts,
                  clock: Callable[[], float] = time.monotonic,
@@ -143,12 +152,20 @@ class Enforcer(policy.Enforcer):
         self._clock = clock
         self._looked_at = float('-inf')
 
+    def set_rules(self, rules: Any, overwrite: bool = True,
+                  use_conf: bool = False) -> None:
+        super().set_rules(rules, overwrite, use_conf)
+        self.generation += 1
+
     def load_rules(self, force_reload: bool = False) -> None:
         """oslo.policy's, unless it looked less than ``RELOAD_INTERVAL``
         ago (a forced reload always runs)."""
         now = self._clock()
         if force_reload or now - self._looked_at >= self.RELOAD_INTERVAL:
+            rules = self.rules
             super().load_rules(force_reload)
+            if self.rules is not rules:  # replaced without set_rules
+                self.generation += 1
             self._looked_at = now
 
     def clear(self) -> None:
@@ -173,17 +190,27 @@ def get_enforcer(conf: cfg.ConfigOpts = CONF) -> policy.Enforcer:
     return enforcer
 
 
-def granted(key: tuple) -> Any:
-    """What ``grant`` kept for ``key`` within ``Decisions.LIFETIME``, or
-    None."""
-    return _GRANTS.get(key)
+def rules_generation() -> int:
+    """The generation of the enforcer's rules, after looking for changed
+    policy files if ``Enforcer.RELOAD_INTERVAL`` has passed: read it
+    before a check, and keep the check's outcome with it."""
+    enforcer = get_enforcer()
+    enforcer.load_rules()
+    return enforcer.generation
 
 
-def grant(key: tuple, value: Any) -> None:
-    """Keep ``value``, the outcome of checks that all passed, for
-    ``key``: whatever those checks' decisions depend on."""
+def granted(key: tuple, generation: int) -> Any:
+    """What ``grant`` kept for ``key`` under the rules of ``generation``
+    (``rules_generation``), within ``Decisions.LIFETIME``; else None."""
+    return _GRANTS.get(key, generation)
+
+
+def grant(key: tuple, value: Any, generation: int) -> None:
+    """Keep ``value``, the outcome of checks that all passed under the
+    rules of ``generation``, for ``key``: whatever those checks'
+    decisions depend on."""
     with _DECISIONS_LOCK:
-        _GRANTS.put(key, value)
+        _GRANTS.put(key, generation, value)
 
 
 def reset() -> None:
@@ -199,22 +226,24 @@ def authorize(rule: str, target: dict[str, Any],
               context: RequestContext) -> None:
     """Raise PolicyNotAuthorized unless ``context`` may do ``rule``."""
     key = _key(rule, target, context)
-    if _DECISIONS.get(key):
+    generation = rules_generation()
+    if _DECISIONS.get(key, generation):
         return
     get_enforcer().authorize(
         rule, target, context, do_raise=True,
         exc=exception.PolicyNotAuthorized, action=rule)
     with _DECISIONS_LOCK:
-        _DECISIONS.put(key, True)
+        _DECISIONS.put(key, generation, True)
 
 
 def check_is_admin(context: RequestContext) -> bool:
     """Whether the caller is a cloud admin (policy rule context_is_admin)."""
     key = _key('context_is_admin', {}, context)
-    is_admin = _DECISIONS.get(key)
+    generation = rules_generation()
+    is_admin = _DECISIONS.get(key, generation)
     if is_admin is None:
         is_admin = bool(get_enforcer().enforce('context_is_admin', {},
                                                context))
         with _DECISIONS_LOCK:
-            _DECISIONS.put(key, is_admin)
+            _DECISIONS.put(key, generation, is_admin)
     return is_admin

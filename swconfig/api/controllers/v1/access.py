@@ -67,16 +67,18 @@ class Caller(NamedTuple):
 def authorized_caller(environ: dict, tenant_id: str, rule: str) -> Caller:
     """``caller_context``, ``scope_to_project`` and ``enforce`` of
     ``rule``, for a handler outside pecan; their outcome is kept by the
-    caller's identity headers for as long as policy keeps a decision, so
+    caller's identity headers for as long as policy keeps a decision
+    (while its rules are unchanged, ``policy.Decisions``), so
     a repeated read skips building the context. A refusal is never kept:
     it raises as ``enforce`` does."""
     key = (rule, tenant_id, swconfig_context.identity(environ))
-    caller = policy.granted(key)
+    generation = policy.rules_generation()
+    caller = policy.granted(key, generation)
     if caller is None:
         context = caller_context(environ)
         enforce(rule, context, scope_to_project(context, tenant_id))
         caller = Caller(context.is_admin, context.project_id)
-        policy.grant(key, caller)
+        policy.grant(key, caller, generation)
     return caller
 
 
