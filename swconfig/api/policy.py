@@ -149,8 +149,9 @@ class Enforcer(policy.Enforcer):
                  clock: Callable[[], float] = time.monotonic,
                  **kwargs: Any) -> None:
         super().__init__(conf, **kwargs)
-        self._clock = clock
-        self._looked_at = float('-inf')
+        self.clock = clock
+        #: When, on ``clock``, the next look for changed files is due.
+        self.look_due_at = float('-inf')
 
     def set_rules(self, rules: Any, overwrite: bool = True,
                   use_conf: bool = False) -> None:
@@ -160,17 +161,17 @@ class Enforcer(policy.Enforcer):
     def load_rules(self, force_reload: bool = False) -> None:
         """oslo.policy's, unless it looked less than ``RELOAD_INTERVAL``
         ago (a forced reload always runs)."""
-        now = self._clock()
-        if force_reload or now - self._looked_at >= self.RELOAD_INTERVAL:
+        now = self.clock()
+        if force_reload or now >= self.look_due_at:
             rules = self.rules
             super().load_rules(force_reload)
             if self.rules is not rules:  # replaced without set_rules
                 self.generation += 1
-            self._looked_at = now
+            self.look_due_at = now + self.RELOAD_INTERVAL
 
     def clear(self) -> None:
         super().clear()
-        self._looked_at = float('-inf')
+        self.look_due_at = float('-inf')
 
 
 def get_enforcer(conf: cfg.ConfigOpts = CONF) -> policy.Enforcer:
@@ -193,9 +194,11 @@ def get_enforcer(conf: cfg.ConfigOpts = CONF) -> policy.Enforcer:
 def rules_generation() -> int:
     """The generation of the enforcer's rules, after looking for changed
     policy files if ``Enforcer.RELOAD_INTERVAL`` has passed: read it
-    before a check, and keep the check's outcome with it."""
-    enforcer = get_enforcer()
-    enforcer.load_rules()
+    before a check, and keep the check's outcome with it. Every request
+    outside pecan asks: when no look is due, two attribute reads."""
+    enforcer = _ENFORCER or get_enforcer()
+    if enforcer.clock() >= enforcer.look_due_at:
+        enforcer.load_rules()
     return enforcer.generation
 
 
