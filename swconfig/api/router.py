@@ -365,10 +365,13 @@ class Router:
 
     def __call__(self, environ: dict, start_response: Any) -> Any:
         path = environ.get('PATH_INFO', '')
-        server_id = poll_server_id(environ['REQUEST_METHOD'], path)
-        if server_id is not None:
-            return self.agent_app.poll(server_id, environ, start_response)
-        if (self.dashboard_app is not None
+        if path.startswith(_POLL_PREFIX):
+            server_id = poll_server_id(environ['REQUEST_METHOD'], path)
+            if server_id is not None:
+                return self.agent_app.poll(server_id, environ,
+                                           start_response)
+        elif (self.dashboard_app is not None
+                and path.startswith(urls.DASHBOARD)
                 and dashboard.is_dashboard_path(path)):
             return self.dashboard_app(environ, start_response)
         try:
@@ -411,7 +414,7 @@ class ProjectDispatch:
         self.cache = cache
 
     def __call__(self, environ: dict, start_response: Any) -> Any:
-        match = route_of(environ)
+        match = environ[MATCH_KEY]  # route_of(environ), without its call
         if match.route is not None and match.route.cached:
             handler = match.route.cached.get(environ['REQUEST_METHOD'])
             if handler is not None:

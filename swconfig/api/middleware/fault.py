@@ -115,17 +115,29 @@ def render(exc: BaseException, environ: dict, start_response: Any) -> Any:
     return response(environ, start_response)
 
 
+#: Status lines and whether each is a success with a reason phrase, the
+#: statuses webob sends as they are: an API answers with a few dozen at
+#: most, so each is judged once.
+_STATUS_PASSES: dict[str, bool] = {}
+_STATUSES_KEPT = 64
+
+
 def _passes_as_is(status: str, headers: list, environ: dict) -> bool:
     """Whether webob's response would send ``status`` and ``headers`` as
     they are, and the error body leave them: a success (below 400) with
     a reason phrase, no Location (made absolute by webob), not a HEAD
     (whose body webob drops)."""
-    if not (isinstance(status, str) and status[3:4] == ' '
-            and status[:3].isdigit() and status[:3] < '400'
-            and environ['REQUEST_METHOD'] != 'HEAD'):
+    passes = (_STATUS_PASSES.get(status) if status.__class__ is str
+              else False)
+    if passes is None:
+        passes = (status[3:4] == ' ' and status[:3].isdigit()
+                  and status[:3] < '400')
+        if len(_STATUS_PASSES) < _STATUSES_KEPT:
+            _STATUS_PASSES[status] = passes
+    if not passes or environ['REQUEST_METHOD'] == 'HEAD':
         return False
     for name, _ in headers:  # a loop: a generator costs more
-        if name.lower() == 'location':
+        if len(name) == 8 and name.lower() == 'location':
             return False
     return True
 

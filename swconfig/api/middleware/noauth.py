@@ -32,7 +32,7 @@ class NoAuthMiddleware:
         self.app = app
 
     def __call__(self, environ: dict, start_response: Any) -> Any:
-        project_id = router.route_of(environ).args.get('tenant_id', '')
+        project_id = environ[router.MATCH_KEY].args.get('tenant_id', '')
         environ['HTTP_X_IDENTITY_STATUS'] = 'Confirmed'
         environ.setdefault('HTTP_X_USER_ID', 'noauth')
         environ['HTTP_X_PROJECT_ID'] = project_id

@@ -107,7 +107,8 @@ class RequestId:
         inbound = environ.get(_INBOUND)
         if inbound and _ID_FORMAT.match(inbound):
             environ[GLOBAL_REQ_ID] = inbound
-        value = environ[ENV_REQUEST_ID] = new_request_id()
+        # new_request_id(), without its call
+        value = environ[ENV_REQUEST_ID] = next(_IDS)
 
         def with_id(status: str, headers: list, exc_info: Any = None
                     ) -> Any:

@@ -239,6 +239,30 @@ def test_non_errors_pass_unchanged(status):
     assert response.content_type == 'text/plain'
 
 
+@pytest.mark.parametrize('status,headers,method,passes', [
+    ('200 OK', [('Content-Type', 'application/json')], 'GET', True),
+    ('201 Created', [], 'POST', True),
+    ('200 OK', [], 'HEAD', False),  # webob drops a HEAD's body
+    ('201 Created', [('Location', '/v1/p/x')], 'POST', False),
+    ('302 Found', [('location', '/v1/p/x')], 'GET', False),
+    ('200', [], 'GET', False),  # no reason phrase
+    ('404 Not Found', [], 'GET', False),
+    ('2OO OK', [], 'GET', False),
+])
+def test_what_passes_as_is(status, headers, method, passes):
+    environ = {'REQUEST_METHOD': method}
+    for _ in range(2):  # judged, then looked up
+        assert fault._passes_as_is(status, headers, environ) is passes
+
+
+def test_status_judgements_kept_are_bounded(monkeypatch):
+    monkeypatch.setattr(fault, '_STATUS_PASSES', {})
+    for code in range(200, 200 + fault._STATUSES_KEPT + 10):
+        assert fault._passes_as_is(f'{code} Fine', [],
+                                   {'REQUEST_METHOD': 'GET'})
+    assert len(fault._STATUS_PASSES) == fault._STATUSES_KEPT
+
+
 def test_no_content_passes_unchanged():
     response = _call(_returning(webob.Response(status=204)))
     assert response.status_int == 204
