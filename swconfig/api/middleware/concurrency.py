@@ -24,6 +24,7 @@ middleware answers 503 with Retry-After at once; the agents' signed URLs
 never pass through it (the router hands them straight to ``AgentApp``).
 """
 
+import queue
 import threading
 from typing import Any
 
@@ -62,28 +63,31 @@ class ConcurrencyLimiter:
     def __init__(self, app: Any, limit: int | None = None) -> None:
         self.app = app
         self.limit = limit if limit is not None else project_request_limit()
-        # A count under a lock rather than threading's semaphores, which
-        # are written in Python (a Condition): a tenth of a tenant read.
-        self._in_progress = 0
-        self._lock = threading.Lock()  # the count and _refused
+        # The free slots, one token each: taking and giving one back are
+        # single C calls (threading's semaphores are Python code around a
+        # Condition, a count under a lock two blocks of Python).
+        self._free: queue.SimpleQueue = queue.SimpleQueue()
+        for _ in range(self.limit):
+            self._free.put(None)
+        self._lock = threading.Lock()  # _refused
         self._refused = 0  # since the last request that got a slot
 
+    @property
+    def in_progress(self) -> int:
+        """How many requests hold a slot."""
+        return self.limit - self._free.qsize()
+
     def __call__(self, environ: dict, start_response: Any) -> Any:
-        with self._lock:
-            if self._in_progress >= self.limit:
-                busy = True
-            else:
-                busy = False
-                self._in_progress += 1
-        if busy:
+        try:
+            self._free.get_nowait()
+        except queue.Empty:
             return self._refuse(environ, start_response)
         try:
             if self._refused:
                 self._log_recovered()
             return self.app(environ, start_response)
         finally:
-            with self._lock:
-                self._in_progress -= 1
+            self._free.put(None)
 
     def _refuse(self, environ: dict, start_response: Any) -> Any:
         with self._lock:

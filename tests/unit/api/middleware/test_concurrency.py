@@ -95,7 +95,7 @@ def test_a_failing_request_frees_its_slot():
     for _ in range(3):
         with pytest.raises(RuntimeError):
             _get(limiter)
-    assert limiter._in_progress == 0
+    assert limiter.in_progress == 0
 
 
 def test_busy_spell_is_logged_once(blocking, caplog):
