@@ -63,9 +63,10 @@ class ConcurrencyLimiter:
     def __init__(self, app: Any, limit: int | None = None) -> None:
         self.app = app
         self.limit = limit if limit is not None else project_request_limit()
-        # The free slots, one token each: taking and giving one back are
-        # single C calls (threading's semaphores are Python code around a
-        # Condition, a count under a lock two blocks of Python).
+        # The free slots, one token each: taking one and giving it back
+        # are one C call each. threading's semaphores are Python code
+        # around a Condition, and a count under a lock took two blocks of
+        # Python per request.
         self._free: queue.SimpleQueue = queue.SimpleQueue()
         for _ in range(self.limit):
             self._free.put(None)
