@@ -13,25 +13,12 @@
 #    under the License.
 
 """A SQLite database at the schema's head, one per test module, for the
-agent path's units that read or write through the DB layer; and no
-poll-time writer left running by an earlier test."""
+agent path's units that read or write through the DB layer."""
 
 from oslo_db.sqlalchemy import enginefacade
 import pytest
 
-from swconfig.api.agent import poll_times
 from swconfig.db import migration
-
-
-@pytest.fixture(autouse=True)
-def no_poll_time_writer():
-    """Stop the process's poll-time writer before and after each test,
-    if polls started one: it writes through the DB layer to whichever
-    database a test has patched in, and SQLite refuses a test's write
-    that overlaps its own ("database is locked")."""
-    poll_times.reset()
-    yield
-    poll_times.reset()
 
 
 @pytest.fixture(scope='module')
