@@ -194,8 +194,10 @@ def get_enforcer(conf: cfg.ConfigOpts = CONF) -> policy.Enforcer:
 def rules_generation() -> int:
     """The generation of the enforcer's rules, after looking for changed
     policy files if ``Enforcer.RELOAD_INTERVAL`` has passed: read it
-    before a check, and keep the check's outcome with it. Every request
-    outside pecan asks: when no look is due, two attribute reads."""
+    before a check, and keep the check's outcome with it. Every kept
+    check asks, so the due test is made here before calling
+    ``load_rules`` (which makes it again for oslo.policy's own calls):
+    when no look is due, two attribute reads."""
     enforcer = _ENFORCER or get_enforcer()
     if enforcer.clock() >= enforcer.look_due_at:
         enforcer.load_rules()

@@ -365,6 +365,9 @@ class Router:
 
     def __call__(self, environ: dict, start_response: Any) -> Any:
         path = environ.get('PATH_INFO', '')
+        # A prefix test first: most requests here are neither, and each
+        # matcher is a call (they test the prefix again, for their other
+        # callers).
         if path.startswith(_POLL_PREFIX):
             server_id = poll_server_id(environ['REQUEST_METHOD'], path)
             if server_id is not None:
