@@ -94,9 +94,61 @@ def inprocess_stack(tmp_path_factory):
 
     engine = service.EngineService()
     engine.start()
+    _INPROCESS_ENGINES.append(_PausableEngine(engine))
     yield api_client.WebTestClient(webtest.TestApp(app.setup_app()))
+    _INPROCESS_ENGINES.clear()
     engine.stop()
     rpc.cleanup()
+
+
+class _PausableEngine:
+    """The in-process stack's engine, with its background tasks paused
+    while unit tests run beside it on the same xdist worker.
+
+    Its tasks (heartbeat, signal sweep, timeouts, ...) write through the
+    process-global DB layer, which unit tests patch onto databases of
+    their own: left running, they wrote into a test's SQLite file (the
+    test then met "database is locked") and their heartbeats missed the
+    stack's database, so the next functional test was answered 503 "No
+    engine is running".
+    """
+
+    def __init__(self, engine) -> None:
+        self.engine = engine
+        self.paused = False
+
+    def pause(self) -> None:
+        if not self.paused:
+            self.engine._periodics.stop()
+            self.paused = True
+
+    def resume(self) -> None:
+        """Beat at once, then run the tasks again: the API counts the
+        engine from the first request on."""
+        if self.paused:
+            from swconfig.engine import heartbeat
+
+            heartbeat.BEAT.beat()
+            self.engine._periodics.start()
+            self.paused = False
+
+
+#: The in-process stack's engine, once built on this worker.
+_INPROCESS_ENGINES: list[_PausableEngine] = []
+_UNIT_TESTS = os.path.join(os.path.dirname(__file__), 'unit')
+
+
+@pytest.fixture(autouse=True)
+def _inprocess_engine_only_beside_its_tests(request):
+    """Unit tests run with the in-process engine's background tasks
+    paused (unless they use the in-process stack); every other test with
+    them running."""
+    for engine in _INPROCESS_ENGINES:
+        if (str(request.path).startswith(_UNIT_TESTS + os.sep)
+                and 'inprocess_stack' not in request.fixturenames):
+            engine.pause()
+        else:
+            engine.resume()
 
 
 def _separate_stack(backend: str, workdir: str):
