@@ -29,6 +29,7 @@ document did not change again meanwhile.
 
 from collections.abc import Mapping
 from collections.abc import Sequence
+import functools
 import itertools
 from typing import Any
 
@@ -445,6 +446,26 @@ def agent_server_changes_purge(before: Any) -> int:
 
 #: Servers whose last poll time one UPDATE writes.
 POLL_TIMES_CHUNK = 500
+_POLLED_IDS = tuple(f'id_{n}' for n in range(POLL_TIMES_CHUNK))
+_POLLED_ATS = tuple(f'at_{n}' for n in range(POLL_TIMES_CHUNK))
+
+
+@functools.cache
+def _poll_times_update() -> sa.Update:
+    """The UPDATE of ``POLL_TIMES_CHUNK`` servers' poll times, with bound
+    parameters, built once: built with each chunk's values, its 500
+    comparisons and literals cost about five times the CPU of running
+    it (a third of a core for 100,000 servers every 15 s), in the API
+    worker, holding the interpreter lock."""
+    column = _SERVER.c.last_poll_at
+    ids = [sa.bindparam(name) for name in _POLLED_IDS]
+    polled = sa.case(*(
+        (_SERVER.c.id == server_id, sa.bindparam(name, type_=column.type))
+        for server_id, name in zip(ids, _POLLED_ATS, strict=True)))
+    return (sa.update(_SERVER)
+            .where(_SERVER.c.id.in_(ids),
+                   sa.or_(column.is_(None), column < polled))
+            .values(last_poll_at=polled))
 
 
 def server_poll_times_store(times: Mapping[str, Any]) -> None:
@@ -454,19 +475,17 @@ def server_poll_times_store(times: Mapping[str, Any]) -> None:
     on the agent path's engine, setting each server's time by a CASE on
     its id, and only where it moves the stored time forward: several API
     workers write, each with the polls it served. Unknown (deleted)
-    servers are ignored.
+    servers are ignored. A last, shorter chunk repeats its last server
+    (harmless in a CASE and an IN), so that every chunk is the one
+    statement, built and compiled once.
     """
     engine, _statements = agent_engine()
-    column = _SERVER.c.last_poll_at
+    statement = _poll_times_update()
     items = iter(sorted(times.items()))  # one lock order for every writer
     while chunk := list(itertools.islice(items, POLL_TIMES_CHUNK)):
-        polled = sa.case(
-            *((_SERVER.c.id == server_id, sa.literal(polled_at, column.type))
-              for server_id, polled_at in chunk))
-        statement = (
-            sa.update(_SERVER)
-            .where(_SERVER.c.id.in_([server_id for server_id, _ in chunk]),
-                   sa.or_(column.is_(None), column < polled))
-            .values(last_poll_at=polled))
+        chunk += chunk[-1:] * (POLL_TIMES_CHUNK - len(chunk))
+        server_ids, polled_ats = zip(*chunk, strict=True)
+        params = dict(zip(_POLLED_IDS, server_ids, strict=True))
+        params.update(zip(_POLLED_ATS, polled_ats, strict=True))
         with engine.begin() as connection:
-            connection.execute(statement)
+            connection.execute(statement, params)

@@ -55,6 +55,7 @@ class _Updates:
         self.engine, _statements = agent_engine()
         self.thread = threading.get_ident()
         self.count = 0
+        self.statements: set[str] = set()
 
     def __enter__(self) -> '_Updates':
         sa.event.listen(self.engine, 'before_cursor_execute', self._seen)
@@ -67,6 +68,7 @@ class _Updates:
         if (threading.get_ident() == self.thread
                 and statement.lstrip().upper().startswith('UPDATE')):
             self.count += 1
+            self.statements.add(statement)
 
 
 @backends.on_every_backend
@@ -78,6 +80,21 @@ def test_1200_servers_are_written_with_3_updates(facade):
         db_api.server_poll_times_store(times)
     assert updates.count == 3
     assert _stored(facade) == times  # microseconds kept on every backend
+
+
+@backends.on_every_backend
+def test_every_chunk_is_the_same_statement(facade):
+    """A short last chunk and a write of a few servers send the very SQL
+    of a full chunk: the statement is built and compiled once, not with
+    each chunk's values."""
+    ids = _servers(facade, 1003)
+    times = {server_id: T0 + n * SECOND for n, server_id in enumerate(ids)}
+    with _Updates() as updates:
+        db_api.server_poll_times_store(times)
+        db_api.server_poll_times_store({ids[0]: T0 + 9999 * SECOND})
+    assert updates.count == 4
+    assert len(updates.statements) == 1
+    assert _stored(facade) == {**times, ids[0]: T0 + 9999 * SECOND}
 
 
 @backends.on_every_backend
