@@ -173,9 +173,9 @@ def openapi_document_json() -> bytes:
 
 
 class Match(typing.NamedTuple):
-    """A request's route. One is kept for every URL matched recently
-    (``RouteTable.match``) and shared by the requests of that URL: its
-    ``args`` are read, never changed."""
+    """A request's route. One is kept for every URL requested again
+    recently (``RouteTable.match``) and shared by the requests of that
+    URL: its ``args`` are read, never changed."""
 
     route: Route | None
     handler: Callable | None
@@ -229,8 +229,9 @@ class _Pattern(typing.NamedTuple):
         return args
 
 
-#: URLs whose match ``RouteTable`` keeps, per method; all are forgotten
-#: when it is reached, and kept again as requested.
+#: URLs whose match ``RouteTable`` keeps, per method, each from its
+#: second request (``forgetful.KeptOnRepeat``); all are forgotten when
+#: it is reached, and kept again as requested.
 MATCHES_KEPT = 4096
 
 
@@ -241,7 +242,7 @@ class RouteTable:
         # Method -> path -> its match: the same URLs come again and again
         # (a tenant reads a server's metadata, a client polls a
         # deployment), and a kept match costs one dict look-up.
-        self._matches: dict[str, forgetful.ForgetfulDict] = {}
+        self._matches: dict[str, forgetful.KeptOnRepeat] = {}
         self._matches_kept = matches_kept
         # Candidates by (first segment, number of segments), in table
         # order: a few at most.
@@ -257,15 +258,16 @@ class RouteTable:
 
     def match(self, method: str, raw_path: str) -> Match:
         """The route for ``method`` on the WSGI ``PATH_INFO`` (bytes as
-        latin-1); raises the 400/404/405 to answer otherwise. A match is
-        kept for the next request of the same URL; a miss is not."""
+        latin-1); raises the 400/404/405 to answer otherwise. The match
+        of a URL requested again is kept for its next requests; a miss
+        is not."""
         kept = self._matches.get(method)
         found = kept.get(raw_path) if kept is not None else None
         if found is None:
             found = self._match(method, raw_path)
             if kept is None:  # only methods some route serves get here
                 kept = self._matches.setdefault(
-                    method, forgetful.ForgetfulDict(self._matches_kept))
+                    method, forgetful.KeptOnRepeat(self._matches_kept))
             kept.keep(raw_path, found)
         return found
 

@@ -38,3 +38,34 @@ class ForgetfulDict(dict):
         if len(self) >= self.limit:
             self.clear()
         self[key] = value
+
+
+class KeptOnRepeat(ForgetfulDict):
+    """A ForgetfulDict that keeps a key only when it is kept again.
+
+    For look-ups whose keys mostly recur (a client polling a deployment,
+    a dashboard refreshing a server) but which a sweep over many more
+    keys than ``limit`` may also reach (a monitor reading every server's
+    metadata): kept at once, each value of the sweep would be held until
+    the next clear and freed with thousands of others, so that the sweep
+    pays the keeping (and the garbage collector's walks of what it
+    holds) on top of every miss. Here the first ``keep`` of a key only
+    notes the key, in a set forgotten whole after ``4 x limit`` notes; a
+    second ``keep`` while it is noted keeps it. Keys are expected to be
+    strings, which the collector does not track.
+    """
+
+    #: Keys noted, as a multiple of ``limit``.
+    NOTED_PER_KEPT = 4
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(limit)
+        self._noted: set[Any] = set()
+
+    def keep(self, key: Any, value: Any) -> None:
+        if key in self._noted:
+            super().keep(key, value)
+            return
+        if len(self._noted) >= self.NOTED_PER_KEPT * self.limit:
+            self._noted.clear()
+        self._noted.add(key)

@@ -61,30 +61,43 @@ def test_match(method, path, handler, args):
                                   if name != 'tenant_id']
 
 
-def test_a_url_matched_before_is_not_matched_again(monkeypatch):
+def test_a_url_requested_again_is_not_matched_again(monkeypatch):
     table = router.RouteTable(matches_kept=2)
     matched = []
     match = table._match
     monkeypatch.setattr(table, '_match',
                         lambda *args: matched.append(args) or match(*args))
     view = '/v1/p1/software_deployments/metadata/s1'
+    # Its first request only notes the URL; the second keeps its match.
     first = table.match('GET', view)
-    assert table.match('GET', view) is first and len(matched) == 1
-    # Each method of the URL is matched once.
-    assert table.match('HEAD', view).handler is first.handler
-    assert table.match('HEAD', view).handler is first.handler
-    assert len(matched) == 2
+    kept = table.match('GET', view)
+    assert kept == first and len(matched) == 2
+    assert table.match('GET', view) is kept and len(matched) == 2
+    # Each method of the URL is matched on its own.
+    for _ in range(3):
+        assert table.match('HEAD', view).handler is first.handler
+    assert len(matched) == 4
     # A miss is matched again each time: it raises, nothing is kept.
-    for _ in range(2):
+    for _ in range(3):
         with pytest.raises(exception.MethodNotAllowed):
             table.match('PATCH', '/v1/p1/software_deployments/d1')
-    assert len(matched) == 4
-    # Past the URLs kept per method (2 here), all are forgotten.
-    table.match('GET', '/v1/p1/servers/a')
-    table.match('GET', '/v1/p1/servers/b')
-    assert len(matched) == 6
-    table.match('GET', view)
     assert len(matched) == 7
+    # Past the URLs kept per method (2 here), all are forgotten.
+    for path in ('/v1/p1/servers/a', '/v1/p1/servers/b'):
+        table.match('GET', path)
+        table.match('GET', path)
+    assert len(matched) == 11
+    table.match('GET', view)
+    assert len(matched) == 12
+
+
+def test_a_sweep_over_many_urls_keeps_no_match():
+    """Each URL requested once (a monitor reading every server) leaves
+    the kept matches empty: nothing is built to be freed later."""
+    table = router.RouteTable(matches_kept=4)
+    for n in range(100):
+        table.match('GET', f'/v1/p1/software_deployments/metadata/s{n}')
+    assert not table._matches['GET']
 
 
 def test_access_of_each_kind_of_url():
