@@ -28,7 +28,9 @@ requirement pins granian's minor version.
 import asyncio
 from collections.abc import Callable
 from collections.abc import Iterable
+import secrets
 import socket
+import threading
 from typing import Any
 
 from granian import _futures
@@ -89,12 +91,18 @@ def _finish_body(environ: dict[str, Any], headers: list[tuple[str, str]],
 
 
 def _runner(app: Callable[..., Iterable[bytes]], errors: Any,
-            unread_limit: int) -> Callable[[Any, dict[str, Any]], int]:
+            unread_limit: int, warm_up: '_WarmUp'
+            ) -> Callable[[Any, dict[str, Any]], int]:
     """The callable granian calls with each request's protocol object
     and scope (a dict of the request's WSGI keys)."""
     base = dict(_BASE_ENVIRON, **{'wsgi.errors': errors})
+    token = warm_up.token  # a local: every request, polls too, tests it
 
     def run(protocol: Any, scope: dict[str, Any]) -> int:
+        if scope.get(WARM_UP_KEY) == token:
+            warm_up.hold()
+            protocol.response_bytes(204, [], b'')
+            return 204
         answer = _StartResponse()
         environ = base | scope
         body = app(environ, answer)
@@ -109,6 +117,73 @@ def _runner(app: Callable[..., Iterable[bytes]], errors: Any,
         return answer.status
 
     return run
+
+
+#: The environ key of the header that marks start()'s own requests.
+WARM_UP_KEY = 'HTTP_X_SWCONFIG_WARM_UP'
+#: Seconds one of them may wait for a request thread before the warm-up
+#: ends (a busy server's own requests took the thread it started).
+_ARRIVAL_TIMEOUT = 5.0
+#: Seconds a started thread is held at most, in case start() is gone.
+_HOLD_LIMIT = 10.0
+#: Seconds an idle request thread lives: longer than any server runs.
+_IDLE_TIMEOUT = 10 * 365 * 24 * 3600
+
+
+class _WarmUp:
+    """Starts every request thread of granian's pool when the server
+    starts, so that a request never waits for one to be started.
+
+    granian starts a thread for a request that finds none idle, one per
+    request, and two requests arriving at once may start only one: the
+    other stays queued until a later request starts another thread or a
+    running request ends. With long polls (``?wait``) holding threads, a
+    signal or a cancel sent after a burst of them waited as long as they
+    did. Requests of the server's own, each sent once the one before
+    holds its thread, start the threads one at a time, which cannot
+    race; they are marked by a header with a token of this process, and
+    never reach the application. Idle threads are then kept for good.
+    With several workers on one port the kernel may hand one of them to
+    another worker, which answers it as any request: the warm-up then
+    ends there, and the threads not started yet start as requests come.
+    """
+
+    def __init__(self) -> None:
+        self.token = secrets.token_hex(16)
+        self._arrived = threading.Semaphore(0)
+        self._release = threading.Event()
+
+    def hold(self) -> None:
+        """In a request thread: say so, then wait until all are held."""
+        self._arrived.release()
+        self._release.wait(_HOLD_LIMIT)
+
+    def run(self, address: tuple[str, int], threads: int) -> None:
+        """Hold up to ``threads`` request threads, one after another,
+        then let them all go."""
+        request = (f'GET / HTTP/1.1\r\nHost: warm-up\r\n'
+                   f'X-Swconfig-Warm-Up: {self.token}\r\n'
+                   f'Connection: close\r\n\r\n').encode()
+        connections = []
+        try:
+            for _ in range(threads):
+                try:
+                    connection = socket.create_connection(
+                        address, timeout=_HOLD_LIMIT)
+                    connections.append(connection)
+                    connection.sendall(request)
+                except OSError:
+                    break  # stopped meanwhile
+                if not self._arrived.acquire(timeout=_ARRIVAL_TIMEOUT):
+                    break
+        finally:
+            self._release.set()
+            for connection in connections:
+                try:
+                    connection.recv(1024)
+                except OSError:
+                    pass
+                connection.close()
 
 
 class HTTPWorker:
@@ -128,6 +203,7 @@ class HTTPWorker:
         self._app = app
         self._unread_body_limit = unread_body_limit
         self._socket = sock
+        self._address = sock.getsockname()[:2]
         self._threads = threads
         self._backlog = backlog
         self._errors = errors
@@ -146,18 +222,23 @@ class HTTPWorker:
             1,                          # Rust I/O threads
             512,                        # Rust blocking-task threads
             self._threads,              # Python request threads
-            30,                         # their idle timeout, seconds
+            _IDLE_TIMEOUT,              # their idle timeout, seconds
             self._backlog,              # requests in progress at most
             '1',                        # HTTP/1.1 only
             granian_http.HTTP1Settings(), None,
             None,                       # no static files
             False, None, None, None, 'tls1.3', None, [], False,  # no TLS
             (None, None))               # no metrics
+        warm_up = _WarmUp()
         scheduler = _futures._new_cbscheduler(
             self._loop,
-            _runner(self._app, self._errors, self._unread_body_limit),
+            _runner(self._app, self._errors, self._unread_body_limit,
+                    warm_up),
             impl_asyncio=False)
         worker.serve_mtr(scheduler, self._loop, self._signal)
+        threading.Thread(target=warm_up.run,
+                         args=(self._address, self._threads),
+                         name='http-warm-up', daemon=True).start()
 
     def stop(self) -> None:
         if self._signal is not None:

@@ -35,10 +35,11 @@ opts = [
                default=64,
                min=1,
                help='Python threads running requests in each API worker '
-                    'process of swconfig-api and swconfig-all, started as '
-                    'requests need them. Connections, idle keep-alive '
-                    'ones included, are served by the compiled HTTP '
-                    'server and hold no thread.'),
+                    'process of swconfig-api and swconfig-all, all started '
+                    'with the worker, so that a request never waits for '
+                    'one to start. Connections, idle keep-alive ones '
+                    'included, are served by the compiled HTTP server and '
+                    'hold no thread.'),
     cfg.IntOpt('backlog',
                default=1024,
                min=1,

@@ -18,6 +18,7 @@ workers on one port and stopping with a request in progress, checked over
 real sockets on 127.0.0.1."""
 
 import http.client
+import os
 import socket
 import subprocess
 import threading
@@ -29,6 +30,8 @@ from swconfig.common import exception
 
 #: Released by a test to let the /slow request end.
 _RELEASE = threading.Event()
+#: Released once by each /slow request when it starts to wait.
+_SLOW_STARTED = threading.Semaphore(0)
 
 
 #: Set when /refuse has answered (without reading the request's body).
@@ -37,6 +40,7 @@ _REFUSED = threading.Event()
 
 def _hello(environ, start_response):
     if environ['PATH_INFO'] == '/slow':
+        _SLOW_STARTED.release()
         _RELEASE.wait(30)
     if environ['PATH_INFO'] == '/refuse':
         _REFUSED.set()
@@ -64,6 +68,8 @@ def serve():
     for service in started:
         service.stop()
     _RELEASE.clear()
+    while _SLOW_STARTED.acquire(blocking=False):
+        pass
 
 
 def _refuses(port):
@@ -261,3 +267,67 @@ def test_stop_lets_the_request_in_progress_end(serve):
     assert answers == [(200, b'GET ok')]
     assert not stopper.is_alive()
     assert _refuses(service.port)
+
+
+def _request_threads() -> set[str]:
+    """The ids of this process's threads that granian's pool runs (its
+    request threads carry the name of tokio's workers)."""
+    found = set()
+    for tid in os.listdir('/proc/self/task'):
+        try:
+            with open(f'/proc/self/task/{tid}/comm') as comm:
+                if comm.read().strip() == 'tokio-rt-worker':
+                    found.add(tid)
+        except FileNotFoundError:
+            pass  # ended meanwhile
+    return found
+
+
+def test_every_request_thread_starts_with_the_server():
+    """granian starts a request thread for a request that finds none
+    idle, and two arriving at once may start only one, leaving the other
+    queued: the server starts all of its threads itself, one at a time."""
+    threads = 16
+    seen = []
+
+    def app(environ, start_response):
+        seen.append(environ['PATH_INFO'])
+        return _hello(environ, start_response)
+
+    # Threads of servers of earlier tests may still be ending: count only
+    # the ones this server starts.
+    before = _request_threads()
+    service = server.WSGIService(app, '127.0.0.1', 0, threads=threads)
+    service.start()
+    try:
+        started = set()
+        for _ in range(300):  # the warm-up runs on a thread of its own
+            started = _request_threads() - before
+            if len(started) >= threads:
+                break
+            threading.Event().wait(0.05)
+        assert _get(service.port, '/mine') == (200, b'GET ok')
+    finally:
+        service.stop()
+    assert len(started) >= threads
+    # ...and its own requests never reached the application.
+    assert seen == ['/mine']
+
+
+def test_a_request_after_a_burst_of_long_ones_is_answered_at_once(serve):
+    """A request arriving while a burst of long requests (long polls)
+    holds threads is answered while they still run."""
+    service = serve()  # 4 request threads
+    slow = [threading.Thread(target=_get, args=(service.port, '/slow'))
+            for _ in range(3)]
+    for client in slow:
+        client.start()
+    try:
+        for _ in slow:  # all three hold a thread
+            assert _SLOW_STARTED.acquire(timeout=10)
+        assert _get(service.port) == (200, b'GET ok')
+        assert all(client.is_alive() for client in slow)
+    finally:
+        _RELEASE.set()
+        for client in slow:
+            client.join(10)
