@@ -36,6 +36,7 @@ from oslo_policy import policy
 from swconfig import policies
 from swconfig.common import exception
 from swconfig.common import forgetful
+from swconfig.common.context import POLICY_SCALARS
 from swconfig.common.context import RequestContext
 from swconfig.conf import CONF
 
@@ -88,14 +89,6 @@ _DECISIONS_LOCK = threading.Lock()
 
 #: Where a context keeps its credentials as ``_key`` spells them.
 _CREDENTIALS = '_swconfig_policy_credentials'
-#: What oslo.context's ``to_policy_values`` reads from a context besides
-#: the two role lists (``roles``, ``service_roles``): the credentials
-#: oslo.policy's checks see (tests/unit/api/test_policy.py holds the two
-#: lists equal).
-POLICY_SCALARS = ('user_id', 'user_domain_id', 'system_scope', 'domain_id',
-                  'project_id', 'project_domain_id', 'is_admin_project',
-                  'service_user_id', 'service_user_domain_id',
-                  'service_project_id', 'service_project_domain_id')
 _scalars = operator.attrgetter(*POLICY_SCALARS)
 
 

@@ -60,24 +60,31 @@ _ROLES = 'HTTP_X_ROLES'
 _ROLE = 'HTTP_X_ROLE'  # the older spelling
 _SERVICE_ROLES = 'HTTP_X_SERVICE_ROLES'
 _IS_ADMIN_PROJECT = 'HTTP_X_IS_ADMIN_PROJECT'
+#: What oslo.context's ``to_policy_values`` reads from a context besides
+#: the two role lists (``roles``, ``service_roles``): the credentials
+#: oslo.policy's checks see (tests/unit/api/test_policy.py holds the two
+#: lists equal). Names are not among them: no check sees a name.
+POLICY_SCALARS = ('user_id', 'user_domain_id', 'system_scope', 'domain_id',
+                  'project_id', 'project_domain_id', 'is_admin_project',
+                  'service_user_id', 'service_user_domain_id',
+                  'service_project_id', 'service_project_domain_id')
 #: The environ keys ``from_environ`` makes the caller's credentials of:
-#: every one it reads but the request's ids and tokens (no policy check
-#: sees those).
+#: those of the policy attributes, older spellings included, and the
+#: role and admin-project headers.
 _IDENTITY_KEYS = frozenset(
     key for key, (name, _) in _BY_KEY.items()
-    if name not in ('request_id', 'global_request_id', 'auth_token',
-                    'service_token')) | {
+    if name in POLICY_SCALARS) | {
     _ROLES, _ROLE, _SERVICE_ROLES, _IS_ADMIN_PROJECT}
 #: ``_IDENTITY_KEYS`` in a fixed order, the order of an identity's values.
 _IDENTITY_ORDER = tuple(sorted(_IDENTITY_KEYS))
 
 
 def identity(environ: dict[str, Any]) -> tuple:
-    """The caller's identity headers' values (None for each one absent),
-    hashable: requests with equal identities get contexts from
-    ``from_environ`` with equal credentials, and so the same policy
-    decisions. Looked up by C code alone: a third less than collecting
-    the headers present."""
+    """The caller's credential headers' values (None for each one
+    absent), hashable: requests with equal identities get contexts from
+    ``from_environ`` with equal policy credentials, and so the same
+    policy decisions. Looked up by C code alone: a third less than
+    collecting the headers present."""
     return tuple(map(environ.get, _IDENTITY_ORDER))
 
 
