@@ -27,6 +27,7 @@ import time
 from typing import Any
 from urllib import parse
 
+from oslo_log import log
 import requests
 from swiftclient import client as swift_client
 from swiftclient import exceptions as swift_exc
@@ -34,6 +35,8 @@ from swiftclient import utils as swift_utils
 
 from swconfig.common import exception
 from swconfig.conf import CONF
+
+LOG = log.getLogger(__name__)
 
 SERVICE = 'Swift'
 #: Objects are named <deployment id>/<action revision> in one of this many
@@ -138,11 +141,26 @@ def account() -> dict[str, str]:
         return dict(_account)
 
 
+#: The account's headers holding its two TempURL keys.
+_KEY_HEADERS = ('x-account-meta-temp-url-key',
+                'x-account-meta-temp-url-key-2')
+
+
 def _load_account() -> dict[str, str]:
     storage_url, _token = call('get_auth')
     key = CONF.swift.temp_url_key
-    # Swift must know the key the URLs are signed with.
-    call('post_account', headers={'X-Account-Meta-Temp-URL-Key': key})
+    # Swift must know the key the URLs are signed with: as either of its
+    # keys, so that operators can rotate keys through the second one.
+    if key not in map(call('head_account').get, _KEY_HEADERS):
+        LOG.info('Setting the TempURL key on Swift account %s',
+                 storage_url)
+        call('post_account', headers={'X-Account-Meta-Temp-URL-Key': key})
+        # A POST drops the proxy's cached account info, which tempurl
+        # checks signatures against; a read that began before it can
+        # cache the info without the key again, for the proxy's
+        # recheck_account_existence (60 s): every TempURL would be
+        # refused until then. A HEAD reads the account now and caches it.
+        call('head_account')
     return {'storage_url': storage_url,
             'agent_url': CONF.swift.agent_storage_url or storage_url,
             'key': key}
