@@ -258,8 +258,8 @@ def _uwsgi(args: argparse.Namespace, workdir: str, name: str,
     except BaseException:
         limit.stop()
         raise
-    rows = []
-    polls = []
+    polls: list[phases.Row] = []
+    views: list[phases.Row] = []
 
     def poll() -> None:
         if 'polls' in args.phases:
@@ -267,22 +267,24 @@ def _uwsgi(args: argparse.Namespace, workdir: str, name: str,
             polls.append(phases.poll(setup, label, targets, files['uwsgi'],
                                      wrk, threads, args.duration,
                                      args.conditional_every))
+        views.extend(_tenant_view(setup, name, args, seeded, files, labels,
+                                  wrk))
 
     try:
         _warm(setup, args, seeded.targets['main'])
         poll()
-        rows += _tenant_view(setup, name, args, seeded, files, labels, wrk)
-        rows.append(phases.idle_rss(setup))
-        # Both again: on a shared machine the other work comes and goes,
-        # so each keeps the better of its two runs.
+        idle = phases.idle_rss(setup)
+        # All again: on a shared machine the other work comes and goes,
+        # so each keeps the better of its two runs (the limit's better
+        # one alone would understate every fraction of it).
         limits.append(poll_limit())
         poll()
     finally:
         setup.stop()
         limit.stop()
     best = [max(runs, key=lambda row: row.result.rate)
-            for runs in (limits, polls) if runs]
-    return best + rows
+            for runs in (limits, polls, views) if runs]
+    return [*best, idle]
 
 
 def _tenant_view(setup: stack.Setup, name: str, args: argparse.Namespace,
