@@ -261,7 +261,8 @@ def _uwsgi(args: argparse.Namespace, workdir: str, name: str,
     polls: list[phases.Row] = []
     views: list[phases.Row] = []
 
-    def poll() -> None:
+    def polls_and_view() -> None:
+        """One run of the polls (when asked for) and the tenant view."""
         if 'polls' in args.phases:
             common.log(f'{name}: polling {label}')
             polls.append(phases.poll(setup, label, targets, files['uwsgi'],
@@ -272,13 +273,13 @@ def _uwsgi(args: argparse.Namespace, workdir: str, name: str,
 
     try:
         _warm(setup, args, seeded.targets['main'])
-        poll()
+        polls_and_view()
         idle = phases.idle_rss(setup)
         # All again: on a shared machine the other work comes and goes,
         # so each keeps the better of its two runs (the limit's better
         # one alone would understate every fraction of it).
         limits.append(poll_limit())
-        poll()
+        polls_and_view()
     finally:
         setup.stop()
         limit.stop()
