@@ -338,9 +338,10 @@ def test_credentials_hold_every_policy_value(conf):
     of the context's to_policy_values, each one telling callers apart."""
     context = _context(M)
     values = context.to_policy_values()
-    assert set(values) == {*policy.POLICY_SCALARS, 'roles', 'service_roles'}
+    scalars = swconfig_context.POLICY_SCALARS
+    assert set(values) == {*scalars, 'roles', 'service_roles'}
     assert policy._credentials(context) == (
-        *(values[name] for name in policy.POLICY_SCALARS),
+        *(values[name] for name in scalars),
         tuple(values['roles']), tuple(values['service_roles']))
     seen = {policy._credentials(context)}
     for name in values:

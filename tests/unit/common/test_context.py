@@ -125,11 +125,11 @@ _OSLO_READS = sorted({key for keys in oslo_context._ENVIRON_HEADERS.values()
 def test_every_credential_header_is_part_of_the_identity(key, base):
     """A header that changes oslo.context's policy credentials changes
     the identity: decisions kept by identity are the context's."""
-    from swconfig.api import policy
+    scalars = swconfig_context.POLICY_SCALARS
 
     def credentials(environ):
         context = _oslo_from_environ(environ)
-        return (*(getattr(context, name) for name in policy.POLICY_SCALARS),
+        return (*(getattr(context, name) for name in scalars),
                 context.roles, context.service_roles)
 
     changed = dict(base, **{key: 'True' if key.endswith(
