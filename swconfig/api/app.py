@@ -14,30 +14,33 @@
 
 """Building the WSGI application.
 
-``swconfig.api.agent.repeat_polls.RepeatPolls`` is outermost: it
-answers an agent's poll of a URL it answered before, while nothing it
-relied on changed, and hands everything else to
-``swconfig.api.router.Router``, which matches every request against the
-route table once. The agents' signed URLs go straight to ``AgentApp``
-(the hot path, no middleware). Everything else passes, in
-this order, the request id (outermost: every answer carries
-``x-openstack-request-id``, errors included), CORS (``[cors]``), the
-proxy headers (``[oslo_middleware] enable_proxy_headers_parsing``) and
-the error body (every failure becomes Heat's JSON error body), and then:
+The agent app's front, ``swconfig.api.agent.repeat_polls.RepeatPolls``,
+is outermost: it answers an agent's poll of a URL it answered before
+while nothing it relied on changed, in one frame, and hands everything
+else to ``swconfig.api.dispatch.Dispatcher``. Everything under
+``/agent/`` goes from there to the agent app (``AgentApp``: the hot
+path, no middleware); every other request is matched against the route
+table (``swconfig.api.routes``) once and goes to its route's
+application. Each passes, in this order, the request id (outermost:
+every answer carries ``x-openstack-request-id``, errors included), CORS
+(``[cors]``), the proxy headers (``[oslo_middleware]
+enable_proxy_headers_parsing``) and the error body (every failure
+becomes Heat's JSON error body), and then:
 
-* ``/dashboard/``: the web dashboard's pages and files (no token:
+* ``TENANT``, ``/v1/{tenant_id}/...``: a bound on how many run at once
+  (so agents always find a request thread), authentication
+  (keystonemiddleware auth_token, or noauth), the per-project write rate
+  limit, then pecan (an unmatched URL is answered its 404/405/400 just
+  before it; its root controller routes through the table, and
+  ``hooks.AccessHook`` checks the caller);
+* ``AGENT_AUTHENTICATED``, the view of a server's deployments that
+  os-collect-config's ``heat`` collector polls: the same bound and
+  authentication, then the agent app's ``tenant_view``;
+* ``PUBLIC``, the version and OpenAPI documents: pecan;
+* ``DASHBOARD``: the web dashboard's pages and files (no token:
   ``swconfig.api.dashboard``);
-* ``/healthcheck``: oslo.middleware's health check (no token; only the
-  request id in front, so its 200/503 answers reach load balancers as
-  they are);
-* public documents (versions, OpenAPI): pecan;
-* ``/v1/{tenant_id}/...``: a bound on how many run at once (so agents
-  always find a request thread), authentication (keystonemiddleware
-  auth_token, or noauth), the per-project write rate limit, then the
-  route's handler outside pecan if it has one (the tenant metadata view,
-  from the agents' cache: ``router.ProjectDispatch``), else pecan
-  (ContextHook builds the context and checks the project, EngineHook adds
-  the RPC client).
+* ``HEALTH``: oslo.middleware's health check (no token; only the request
+  id in front, so its 200/503 answers reach load balancers as they are).
 """
 
 from typing import Any
@@ -46,20 +49,25 @@ from keystonemiddleware import auth_token
 from oslo_log import log
 from oslo_middleware import cors
 from oslo_middleware import http_proxy_to_wsgi
+from oslo_middleware import request_id as oslo_request_id
+import pecan
 
 from swconfig.api import dashboard
+from swconfig.api import dispatch
 from swconfig.api import healthcheck
 from swconfig.api import hooks
-from swconfig.api import router
+from swconfig.api import routes
 from swconfig.api.agent import endpoints as agent
 from swconfig.api.agent import repeat_polls
+from swconfig.api.agent import tenant_view
+from swconfig.api.controllers import root
 from swconfig.api.middleware import bypass
 from swconfig.api.middleware import concurrency
 from swconfig.api.middleware import fault
 from swconfig.api.middleware import noauth
 from swconfig.api.middleware import opaque_body
 from swconfig.api.middleware import ratelimit
-from swconfig.api.middleware import request_id
+from swconfig.api.middleware import request_id as agent_request_ids
 from swconfig.common import config
 from swconfig.common import exception
 from swconfig.common import signing
@@ -70,9 +78,10 @@ from swconfig.engine import rpcapi
 LOG = log.getLogger(__name__)
 
 
-def _front(app: Any) -> Any:
-    """The middleware every request but the agents' passes first; CORS
-    only for requests it acts on, the proxy headers only when enabled."""
+def _front(app: Any, request_ids: Any = oslo_request_id.RequestId) -> Any:
+    """The middleware every request but the agents' signed ones passes
+    first; CORS only for requests it acts on, the proxy headers only when
+    enabled."""
     app = fault.FaultWrapper(app, debug=CONF.debug)
     proxy = http_proxy_to_wsgi.HTTPProxyToWSGI(app, CONF)
     # Read once, after the middleware registered it: the option is not
@@ -80,7 +89,7 @@ def _front(app: Any) -> Any:
     if CONF.oslo_middleware.enable_proxy_headers_parsing:
         app = proxy
     app = bypass.Bypass(cors.CORS(app, CONF), app, bypass.cors_acts_on)
-    return request_id.RequestId(app)
+    return request_ids(app)
 
 
 def _not_found(environ: dict, start_response: Any) -> Any:
@@ -107,22 +116,30 @@ def setup_app() -> repeat_polls.RepeatPolls:
     if problem:
         LOG.warning(problem)
     engine_api = rpcapi.EngineAPI()
-    agent_app = agent.AgentApp(engine_api)
-    pecan_app = opaque_body.OpaqueBodyMiddleware(router.RoutedPecan(
-        hooks=[hooks.NulCharacterHook(), hooks.ContextHook(),
-               hooks.EngineHook(engine_api)],
-        force_canonical=False,
-        guess_content_type_from_ext=False,
-    ))
-    project_app = concurrency.ConcurrencyLimiter(
-        _authenticated(ratelimit.WriteRateLimiter(
-            router.ProjectDispatch(pecan_app, agent_app.cache))))
-    return repeat_polls.RepeatPolls(router.Router(
-        router.RouteTable(), agent_app,
-        public_app=_front(pecan_app),
-        project_app=_front(project_app),
-        dashboard_app=_front(dashboard.DashboardApp()),
+    table = dispatch.RouteTable(routes.ROUTES)
+    agent_app = agent.AgentApp(engine_api, table)
+    pecan_app = dispatch.RaiseUnmatched(opaque_body.OpaqueBodyMiddleware(
+        pecan.Pecan(
+            root.RootController(),
+            hooks=[hooks.AccessHook(), hooks.EngineHook(engine_api)],
+            force_canonical=False,
+            guess_content_type_from_ext=False)))
+    apps = {
+        dispatch.TENANT: _front(concurrency.ConcurrencyLimiter(
+            _authenticated(ratelimit.WriteRateLimiter(pecan_app)))),
+        # The agents' request ids: the tenant view is polled like the
+        # signed URL (benchmarks.hot_paths, kind tenant).
+        dispatch.AGENT_AUTHENTICATED: _front(
+            concurrency.ConcurrencyLimiter(_authenticated(
+                tenant_view.TenantViewApp(agent_app.cache))),
+            request_ids=agent_request_ids.RequestId),
+        dispatch.PUBLIC: _front(pecan_app),
+        dispatch.DASHBOARD: _front(dashboard.DashboardApp()),
         # The health check's own 200/503 answers go out as they are.
-        health_app=request_id.RequestId(healthcheck.health_app(
-            CONF, fault.FaultWrapper(_not_found, debug=CONF.debug)))),
+        dispatch.HEALTH: oslo_request_id.RequestId(healthcheck.health_app(
+            CONF, fault.FaultWrapper(_not_found, debug=CONF.debug))),
+    }
+    return repeat_polls.RepeatPolls(
+        dispatch.Dispatcher(table, agent_app, apps,
+                            after_write=agent_app.project_request_done),
         agent_app.polls, agent_app.cache)

@@ -62,7 +62,7 @@ _ANSWER = {spec.JSON: {'schema': {
                 responses={'204': {'description': 'Healthy.'},
                            '503': {'description': 'A check failed.'}})
 def served_by_the_health_app() -> None:
-    """The health route's methods: ``router.Router`` hands the request to
+    """The health route's methods: the dispatcher hands the request to
     the health check app (``health_app``), which never calls this."""
     raise exception.RouteNotFound()
 

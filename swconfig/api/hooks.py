@@ -12,30 +12,30 @@
 #    License for the specific language governing permissions and limitations
 #    under the License.
 
-"""pecan hooks: the request context and the engine client."""
+"""pecan hooks: the caller's checks and the engine client."""
 
 from typing import Any
 
 from pecan import hooks
 
-from swconfig.api import router
-from swconfig.api.controllers.v1 import access
-from swconfig.common import exception
+from swconfig.api import access
+from swconfig.api import dispatch
 from swconfig.engine import rpcapi
 
 
-class ContextHook(hooks.PecanHook):
-    """Builds ``request.context`` (``access.caller_context``, as the
-    route handlers outside pecan do). Under ``/v1/{tenant_id}`` the path's
-    project is checked against it (``request.tenant_id``)."""
+class AccessHook(hooks.PecanHook):
+    """The checks every request pecan serves passes, before routing
+    (``access.check``): ``request.context`` is the caller's, and under
+    ``/v1/{tenant_id}`` ``request.tenant_id`` is the project the request
+    acts in, whose policy rule (the route's) the caller passed."""
 
     def on_route(self, state: Any) -> None:
         request = state.request
-        context = access.caller_context(request.environ)
-        request.context = context
-        tenant_id = router.route_of(request.environ).args.get('tenant_id')
-        if tenant_id is not None:
-            request.tenant_id = access.scope_to_project(context, tenant_id)
+        match = dispatch.route_of(request.environ)
+        route = match.route
+        request.context, request.tenant_id = access.check(
+            request.environ, match.args.get('tenant_id'),
+            route.rule if route is not None else None)
 
 
 class EngineHook(hooks.PecanHook):
@@ -46,20 +46,3 @@ class EngineHook(hooks.PecanHook):
 
     def on_route(self, state: Any) -> None:
         state.request.engine = self.engine_api
-
-
-class NulCharacterHook(hooks.PecanHook):
-    """Refuses NUL characters in the path and query string with 400.
-
-    PostgreSQL cannot store or even compare strings holding NUL, so such an
-    id would otherwise surface as a database error; no valid id has one.
-    (A URL that is not UTF-8 was refused before: ``router.RoutedPecan``.)
-    """
-
-    def on_route(self, state: Any) -> None:
-        request = state.request
-        if '\x00' in request.path_info or any(
-                '\x00' in key or '\x00' in value
-                for key, value in request.GET.items()):
-            raise exception.InvalidParameterValue(
-                reason='NUL characters are not allowed in URLs.')

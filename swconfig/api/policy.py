@@ -15,13 +15,22 @@
 """oslo.policy enforcement; the rules themselves live in swconfig.policies.
 
 oslo.policy's checks cost more than most of a request (each one looks for
-changed policy files and inspects every check's signature), so decisions
-are reused while the rules they were made by are unchanged, for at most
-``Decisions.LIFETIME``: ``Decisions``, and for the handlers outside pecan
-whole checks (``granted``). The enforcer looks for changed policy files
-at most every ``Enforcer.RELOAD_INTERVAL`` and counts the changes it
-loads (``Enforcer.generation``), which retires every decision made
-before: a changed policy file takes effect within that interval.
+changed policy files and inspects every check's signature), so
+``Enforcer``, oslo.policy's enforcer subclassed, looks for changed policy
+files at most every ``Enforcer.RELOAD_INTERVAL`` and reuses its own
+decisions (``Decisions``). When a reused decision stops applying:
+
+* a changed policy file: the first look after it (within
+  ``RELOAD_INTERVAL``) loads new rules, which retires every decision made
+  by the old ones (``Enforcer.generation``);
+* a caller's roles, project or domain: a decision is keyed by every
+  credential oslo.policy's checks read (the context's
+  ``to_policy_values``), so a token with other roles is decided afresh;
+* a rule that asks an outside service (an ``http:`` check): its answer
+  is reused for at most ``Decisions.LIFETIME`` seconds.
+
+A refusal raised to the caller is never reused: oslo.policy decides it,
+and raises it, every time.
 """
 
 from collections.abc import Callable
@@ -51,7 +60,8 @@ class Decisions:
     those it was made by (``Enforcer.generation``), for at most
     ``LIFETIME`` seconds, which bounds how long the answer of a rule that
     asks an outside service (an ``http:`` check) is reused. A refusal is
-    never kept (it is rare, and its error must come from oslo.policy)."""
+    kept only as an answer (``context_is_admin``): a check that raises is
+    decided by oslo.policy every time, so its error is oslo.policy's."""
 
     #: Seconds a decision is reused at most, its rules unchanged.
     LIFETIME = 30.0
@@ -78,13 +88,6 @@ class Decisions:
 
     def clear(self) -> None:
         self._held.clear()
-
-
-_DECISIONS = Decisions()
-#: Whole checks of a request outside pecan, by the caller's identity
-#: headers (``swconfig.api.controllers.v1.access.authorized_caller``).
-_GRANTS = Decisions()
-_DECISIONS_LOCK = threading.Lock()
 
 
 #: Where a context keeps its credentials as ``_key`` spells them.
@@ -121,8 +124,10 @@ def _key(rule: str, target: dict[str, Any],
 
 class Enforcer(policy.Enforcer):
     """oslo.policy's enforcer, looking for changed policy files at most
-    every ``RELOAD_INTERVAL`` seconds instead of before every check, and
-    counting the rule changes it loads (``generation``).
+    every ``RELOAD_INTERVAL`` seconds instead of before every check,
+    counting the rule changes it loads (``generation``), and reusing its
+    decisions while the rules that made them are unchanged (``Decisions``;
+    the module's docstring says when a decision stops applying).
 
     Each look searches the configuration directories for the policy file
     and for every policy directory, a dozen ``stat`` calls when there are
@@ -145,6 +150,8 @@ class Enforcer(policy.Enforcer):
         self.clock = clock
         #: When, on ``clock``, the next look for changed files is due.
         self.look_due_at = float('-inf')
+        self.decisions = Decisions(clock)
+        self._decisions_lock = threading.Lock()
 
     def set_rules(self, rules: Any, overwrite: bool = True,
                   use_conf: bool = False) -> None:
@@ -165,9 +172,40 @@ class Enforcer(policy.Enforcer):
     def clear(self) -> None:
         super().clear()
         self.look_due_at = float('-inf')
+        self.decisions.clear()
+
+    def rules_generation(self) -> int:
+        """The generation of the rules, after looking for changed policy
+        files if ``RELOAD_INTERVAL`` has passed: read before a decision
+        is made or reused. When no look is due, two attribute reads (the
+        test is made here before calling ``load_rules``, which makes it
+        again for oslo.policy's own calls)."""
+        if self.clock() >= self.look_due_at:
+            self.load_rules()
+        return self.generation
+
+    def enforce(self, rule: Any, target: Any, creds: Any,
+                do_raise: bool = False, exc: Any = None, *args: Any,
+                **kwargs: Any) -> bool:
+        """oslo.policy's decision, reused for a swconfig context while it
+        applies. A decision that would raise is always oslo.policy's."""
+        if not isinstance(creds, RequestContext) or not isinstance(rule,
+                                                                   str):
+            return super().enforce(rule, target, creds, do_raise, exc,
+                                   *args, **kwargs)
+        key = _key(rule, target, creds)
+        generation = self.rules_generation()
+        decision = self.decisions.get(key, generation)
+        if decision or (decision is not None and not do_raise):
+            return decision
+        decision = super().enforce(rule, target, creds, do_raise, exc,
+                                   *args, **kwargs)
+        with self._decisions_lock:
+            self.decisions.put(key, generation, decision)
+        return decision
 
 
-def get_enforcer(conf: cfg.ConfigOpts = CONF) -> policy.Enforcer:
+def get_enforcer(conf: cfg.ConfigOpts = CONF) -> Enforcer:
     """The process-wide enforcer (also the oslo.policy.enforcer entry point,
     which is why it takes no required argument)."""
     global _ENFORCER
@@ -184,37 +222,8 @@ def get_enforcer(conf: cfg.ConfigOpts = CONF) -> policy.Enforcer:
     return enforcer
 
 
-def rules_generation() -> int:
-    """The generation of the enforcer's rules, after looking for changed
-    policy files if ``Enforcer.RELOAD_INTERVAL`` has passed: read it
-    before a check, and keep the check's outcome with it. Every kept
-    check asks, so the due test is made here before calling
-    ``load_rules`` (which makes it again for oslo.policy's own calls):
-    when no look is due, two attribute reads."""
-    enforcer = _ENFORCER or get_enforcer()
-    if enforcer.clock() >= enforcer.look_due_at:
-        enforcer.load_rules()
-    return enforcer.generation
-
-
-def granted(key: tuple, generation: int) -> Any:
-    """What ``grant`` kept for ``key`` under the rules of ``generation``
-    (``rules_generation``), within ``Decisions.LIFETIME``; else None."""
-    return _GRANTS.get(key, generation)
-
-
-def grant(key: tuple, value: Any, generation: int) -> None:
-    """Keep ``value``, the outcome of checks that all passed under the
-    rules of ``generation``, for ``key``: whatever those checks'
-    decisions depend on."""
-    with _DECISIONS_LOCK:
-        _GRANTS.put(key, generation, value)
-
-
 def reset() -> None:
     global _ENFORCER
-    _DECISIONS.clear()
-    _GRANTS.clear()
     if _ENFORCER is not None:
         _ENFORCER.clear()
     _ENFORCER = None
@@ -223,25 +232,12 @@ def reset() -> None:
 def authorize(rule: str, target: dict[str, Any],
               context: RequestContext) -> None:
     """Raise PolicyNotAuthorized unless ``context`` may do ``rule``."""
-    key = _key(rule, target, context)
-    generation = rules_generation()
-    if _DECISIONS.get(key, generation):
-        return
-    get_enforcer().authorize(
+    (_ENFORCER or get_enforcer()).authorize(
         rule, target, context, do_raise=True,
         exc=exception.PolicyNotAuthorized, action=rule)
-    with _DECISIONS_LOCK:
-        _DECISIONS.put(key, generation, True)
 
 
 def check_is_admin(context: RequestContext) -> bool:
     """Whether the caller is a cloud admin (policy rule context_is_admin)."""
-    key = _key('context_is_admin', {}, context)
-    generation = rules_generation()
-    is_admin = _DECISIONS.get(key, generation)
-    if is_admin is None:
-        is_admin = bool(get_enforcer().enforce('context_is_admin', {},
-                                               context))
-        with _DECISIONS_LOCK:
-            _DECISIONS.put(key, generation, is_admin)
-    return is_admin
+    return bool((_ENFORCER or get_enforcer()).enforce(
+        'context_is_admin', {}, context))

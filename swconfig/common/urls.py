@@ -14,7 +14,7 @@
 
 """Every public URL of swconfig, spelled once.
 
-The API's route table (``swconfig.api.router``) maps these templates to
+The API's route table (``swconfig.api.routes``) maps these templates to
 their handlers, the OpenAPI document describes them, and the engine and
 the signal transports build the agents' signed URLs from them. A
 ``{name}`` placeholder matches one path segment.

@@ -23,7 +23,7 @@ the document's links. The one property checked is that the server never
 answers 5xx: a 5xx is a server bug, never a flaky test. The seed is fixed,
 so a failure reproduces exactly.
 
-The schema is built at import time from swconfig.api.router (pytest must
+The schema is built at import time from swconfig.api.routes (pytest must
 know the operations when it collects the tests, before the server runs);
 test_served_document_is_the_tested_one checks the server serves exactly
 that document. ``{tenant_id}`` is pinned to one project of these tests: in
@@ -40,7 +40,7 @@ import requests
 import schemathesis
 from schemathesis.checks import not_a_server_error
 
-from swconfig.api import router
+from swconfig.api import routes
 
 PROJECT = f'p-fuzz-{uuid.uuid4().hex[:8]}'
 SEED = 20251122
@@ -51,7 +51,7 @@ MIN_STATEFUL_CALLS = 100
 CHECKS = [not_a_server_error]
 
 schema = schemathesis.openapi.from_dict(
-    json.loads(router.openapi_document_json()),
+    json.loads(routes.openapi_document_json()),
     config=schemathesis.Config.from_dict({
         'seed': SEED,
         'parameters': {'path.tenant_id': PROJECT},

@@ -76,9 +76,9 @@ def _flat(text: str) -> str:
 
 def request_schemas() -> dict[str, dict]:
     """{schema name: schema} of every request body."""
-    from swconfig.api import router
+    from swconfig.api import routes
     from swconfig.api.openapi import document
-    return document.request_schemas(router.ROUTES)
+    return document.request_schemas(routes.DOCUMENTED_ROUTES)
 
 
 def request_fields() -> dict[str, list[str]]:

@@ -18,6 +18,9 @@ the documents they poll (``metadata_cache``) and the background hand-over
 of their signals to an engine (``signal_notifier``).
 
 Kept apart from the tenant API because it is the service's hot path: the
-router hands these requests straight to ``endpoints.AgentApp``, with no
-middleware, webob or pecan in between.
+dispatcher hands every request under ``/agent/`` straight to the agent
+app (``endpoints.AgentApp``, behind ``repeat_polls.RepeatPolls``), with
+no middleware, webob or pecan in between. It also serves the view of a
+server's deployments that os-collect-config's ``heat`` collector polls
+with a token (``tenant_view``), behind authentication.
 """

@@ -29,17 +29,16 @@ max_signal_size`` is answered 413 and stored as a stand-in that fails the
 deployment, through the same inbox, so it is ordered and applied exactly
 once like any other signal.
 
-These are the hottest paths of the service, so the router hands them
+These are the hottest paths of the service, so the dispatcher hands them
 straight to ``AgentApp`` (no webob, no middleware) and the database is
 read through the DB layer's autocommit agent engine; an agent's poll of
-the URL it polled before is answered in front of the router
+the URL it polled before is answered in front of ``AgentApp``
 (``swconfig.api.agent.repeat_polls``). The signed token is checked on
 every poll (its HMAC once per server and token; a repeat poll compares
 the query string whose token was verified). Every
 error is answered with the API's standard error body.
 """
 
-from collections.abc import Callable
 from collections.abc import Sequence
 import json
 from typing import Any
@@ -48,6 +47,7 @@ import urllib.parse
 from oslo_log import log
 from webob import etag as webob_etag
 
+from swconfig.api import dispatch
 from swconfig.api import response_body
 from swconfig.api.agent import metadata_cache
 from swconfig.api.agent import poll_times
@@ -61,6 +61,7 @@ from swconfig.common import exception
 from swconfig.common import signal_body
 from swconfig.common import signing
 from swconfig.common import states
+from swconfig.common import urls
 from swconfig.conf import CONF
 from swconfig.db import api as db_api
 from swconfig.engine import rpcapi
@@ -93,9 +94,13 @@ _ANY_JSON = {'required': False, 'content': {spec.JSON: {'schema': {
 
 
 class AgentApp:
-    """Serves the agent routes of ``swconfig.api.router``."""
+    """The agent app: the WSGI application mounted at ``/agent/``
+    (``swconfig.api.dispatch``), serving the ``AGENT`` routes of
+    ``table``."""
 
-    def __init__(self, engine_api: rpcapi.EngineAPI) -> None:
+    def __init__(self, engine_api: rpcapi.EngineAPI,
+                 table: dispatch.RouteTable) -> None:
+        self.table = table
         # enginefacade keeps its transaction state per thread, so one
         # context can serve every request thread.
         self.context = swconfig_context.get_admin_context()
@@ -114,20 +119,28 @@ class AgentApp:
         reads the change log first (a client reads its own writes)."""
         self.cache.expire()
 
-    def serve(self, handler: Callable[..., Answer], args: dict[str, str],
-              environ: dict, start_response: Any) -> Any:
-        """Run ``handler`` (``metadata`` or ``signal``) for the route's
-        ``args``; any error answers the standard error body."""
+    def __call__(self, environ: dict, start_response: Any) -> Any:
+        """A plain poll path is recognised with a few string tests
+        (``poll_server_id``) before the table is asked; any error answers
+        the standard error body at once (agents have no token)."""
+        path = environ.get('PATH_INFO', '')
+        method = environ['REQUEST_METHOD']
+        server_id = poll_server_id(method, path)
+        if server_id is not None:
+            return self.poll(server_id, environ, start_response)
         try:
-            answer = handler(self, environ, **args)
+            match = self.table.match(method, path)
+            if match.route.app != dispatch.AGENT:
+                raise exception.RouteNotFound()
+            answer = match.handler(self, environ, **match.args)
         except Exception as exc:
             return fault.render(exc, environ, start_response)
         return _respond(answer, environ, start_response)
 
     def poll(self, server_id: str, environ: dict,
              start_response: Any) -> Any:
-        """``serve`` of ``metadata`` for a plain poll path (the router's
-        ``poll_server_id``), recording it for ``RepeatPolls``."""
+        """``metadata`` for a plain poll path (``poll_server_id``),
+        recording it for ``RepeatPolls``."""
         try:
             answer = self.metadata(environ, server_id)
         except Exception as exc:
@@ -247,6 +260,28 @@ def _respond(answer: Answer, environ: dict,
     start_response(status, [*headers, (REQUEST_ID_HEADER, request_id)])
     return (response_body.EMPTY if environ['REQUEST_METHOD'] == 'HEAD'
             else content)
+
+
+#: The agents' poll URL around its server id.
+_POLL_PREFIX, _, _POLL_SUFFIX = urls.AGENT_METADATA.partition('{server_id}')
+_POLL_METHODS = frozenset(('GET', 'HEAD'))
+_POLL_START = len(_POLL_PREFIX)
+_POLL_END = -len(_POLL_SUFFIX)
+
+
+def poll_server_id(method: str, path: str) -> str | None:
+    """The server id of an agent's poll (``GET|HEAD`` of
+    ``urls.AGENT_METADATA`` in its plain form: ASCII, no trailing slash),
+    or None to leave the request to the route table, which matches it the
+    same way. A poll of a URL polled before does not get here
+    (``swconfig.api.agent.repeat_polls``); the first one of each is
+    recognised with a few string tests (``benchmarks.hot_paths``)."""
+    if (method in _POLL_METHODS and path.startswith(_POLL_PREFIX)
+            and path.endswith(_POLL_SUFFIX) and path.isascii()):
+        server_id = path[_POLL_START:_POLL_END]
+        if server_id and '/' not in server_id and '\x00' not in server_id:
+            return server_id
+    return None
 
 
 def _query_value(environ: dict, name: str) -> str | None:

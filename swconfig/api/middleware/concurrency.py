@@ -21,7 +21,8 @@ they could take every request thread of the worker, and the agents'
 metadata polls and signals, which need none of those services, would
 queue behind them. Past ``[api] max_concurrent_project_requests`` this
 middleware answers 503 with Retry-After at once; the agents' signed URLs
-never pass through it (the router hands them straight to ``AgentApp``).
+never pass through it (the dispatcher hands them straight to the agent
+app).
 """
 
 import queue

@@ -109,7 +109,7 @@ def request_id(environ: dict) -> str:
 
 def render(exc: BaseException, environ: dict, start_response: Any) -> Any:
     """Answer ``exc`` with the error body, outside the middleware chain
-    (the router's 404/405 and the agents' endpoints)."""
+    (the agent app's answers)."""
     response = exception_response(exc, debug=CONF.debug)
     response.headers[request_id_middleware.HEADER] = request_id(environ)
     return response(environ, start_response)

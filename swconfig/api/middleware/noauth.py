@@ -22,7 +22,7 @@ implicitly, so projects stay isolated. This is for development only.
 
 from typing import Any
 
-from swconfig.api import router
+from swconfig.api import dispatch
 
 DEFAULT_ROLES = 'reader,member'
 
@@ -32,7 +32,7 @@ class NoAuthMiddleware:
         self.app = app
 
     def __call__(self, environ: dict, start_response: Any) -> Any:
-        project_id = environ[router.MATCH_KEY].args.get('tenant_id', '')
+        project_id = dispatch.route_of(environ).args.get('tenant_id', '')
         environ['HTTP_X_IDENTITY_STATUS'] = 'Confirmed'
         environ.setdefault('HTTP_X_USER_ID', 'noauth')
         environ['HTTP_X_PROJECT_ID'] = project_id

@@ -13,7 +13,7 @@
 #    under the License.
 
 """The OpenAPI 3.1 document of the REST API, generated from the route
-table (``swconfig.api.router.ROUTES``) and served at
+table (``swconfig.api.routes.ROUTES``) and served at
 ``/v1/openapi.json``.
 
 Each route handler declares the operation it serves (``spec``), next to

@@ -40,11 +40,12 @@ from swconfig.common import urls
 
 
 class Route(typing.Protocol):
-    """What the document reads of a route of ``swconfig.api.router``
+    """What the document reads of a route of ``swconfig.api.routes``
     (which builds the document, so it is not imported here)."""
 
     template: str
-    methods: dict[str, typing.Callable]
+    method: str
+    handler: typing.Callable
     segments: tuple[str, ...]
 
 
@@ -72,13 +73,12 @@ PATH_PARAMETERS = {
 }
 
 
-def _declared(route: Route, method: str) -> spec.Operation:
-    handler = route.methods[method]
-    found = spec.declared(handler, method)
+def _declared(route: Route) -> spec.Operation:
+    found = spec.declared(route.handler, route.method)
     if found is None:
-        raise LookupError(f'{method} {route.template}: '
-                          f'{handler.__qualname__} declares no OpenAPI '
-                          f'operation (swconfig.api.openapi.spec)')
+        raise LookupError(f'{route.method} {route.template}: '
+                          f'{route.handler.__qualname__} declares no '
+                          f'OpenAPI operation (swconfig.api.openapi.spec)')
     return found
 
 
@@ -124,20 +124,21 @@ def _named_bodies(declared: spec.Operation) -> tuple[spec.Body, ...]:
 
 
 def paths(routes: Sequence[Route]) -> dict[str, dict]:
-    """The ``paths`` object: one path item per route, one operation per
-    method (HEAD where GET is declared is implicit, not an operation)."""
-    found = {}
+    """The ``paths`` object: one path item per URL template, one
+    operation per route (HEAD where GET is declared is implicit, not an
+    operation)."""
+    found: dict[str, dict] = {}
     for route in routes:
-        item: dict = {}
-        names = [segment[1:-1] for segment in route.segments
-                 if segment.startswith('{')]
-        if names:
-            item['parameters'] = [copy.deepcopy(PATH_PARAMETERS[name])
-                                  for name in names]
-        for method in route.methods:
-            item[method.lower()] = _operation(_declared(route, method),
-                                              route.template, method)
-        found[route.template] = item
+        item = found.get(route.template)
+        if item is None:
+            item = found[route.template] = {}
+            names = [segment[1:-1] for segment in route.segments
+                     if segment.startswith('{')]
+            if names:
+                item['parameters'] = [copy.deepcopy(PATH_PARAMETERS[name])
+                                      for name in names]
+        item[route.method.lower()] = _operation(
+            _declared(route), route.template, route.method)
     return found
 
 
@@ -146,12 +147,9 @@ def request_schemas(routes: Sequence[Route]) -> dict[str, dict]:
     handlers' own objects, not copies)."""
     found: dict[str, dict] = {}
     for route in routes:
-        for method in route.methods:
-            for body in _named_bodies(_declared(route, method)):
-                if found.setdefault(body.name,
-                                    body.schema) is not body.schema:
-                    raise ValueError(
-                        f'Two request schemas named {body.name}')
+        for body in _named_bodies(_declared(route)):
+            if found.setdefault(body.name, body.schema) is not body.schema:
+                raise ValueError(f'Two request schemas named {body.name}')
     return found
 
 

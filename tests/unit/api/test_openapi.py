@@ -14,7 +14,7 @@
 
 """The OpenAPI document stays true to the app it describes.
 
-The document is generated from the route table (swconfig.api.router) and
+The document is generated from the route table (swconfig.api.routes) and
 what each handler declares (swconfig.api.openapi.spec), so these tests
 are what keeps the declarations honest: the document must be valid
 OpenAPI; every method of every route must declare its operation, and the
@@ -38,7 +38,8 @@ import schemathesis
 
 from swconfig import policies
 from swconfig.api import body
-from swconfig.api import router
+from swconfig.api import dispatch
+from swconfig.api import routes
 from swconfig.api.openapi import components
 from swconfig.api.openapi import document
 from swconfig.api.openapi import spec
@@ -57,13 +58,13 @@ SCHEMA_MODULES = (config_schemas, deploy_schemas, server_schemas,
 # is accepted, which is all the documented schema says). Should one start
 # validating, it must validate with the documented object: then remove it.
 NOT_VALIDATED = frozenset({('POST', urls.DEPLOYMENT_SIGNAL)})
-REQUEST_SCHEMAS = document.request_schemas(router.ROUTES)
+REQUEST_SCHEMAS = document.request_schemas(routes.DOCUMENTED_ROUTES)
 
 
 def _document() -> dict:
     # schemathesis and the assertions below must never touch the cached
     # document, which shares its request schemas with the validators.
-    return copy.deepcopy(router.openapi_document())
+    return copy.deepcopy(routes.openapi_document())
 
 
 def _operations(doc: dict) -> Iterator[tuple[str, str, dict]]:
@@ -116,9 +117,9 @@ def test_document_is_valid_openapi():
 
 
 def test_document_is_built_once_and_serialisable():
-    assert router.openapi_document() is router.openapi_document()
-    assert json.loads(router.openapi_document_json()) == json.loads(
-        json.dumps(router.openapi_document()))
+    assert routes.openapi_document() is routes.openapi_document()
+    assert json.loads(routes.openapi_document_json()) == json.loads(
+        json.dumps(routes.openapi_document()))
 
 
 def test_success_and_error_statuses():
@@ -214,7 +215,7 @@ def test_success_envelopes():
 def _body_schemas() -> dict[tuple[str, str], dict | tuple[dict, ...]]:
     """The request schemas documented by reference, per operation: a
     tuple where the body is one of several (an object or a list)."""
-    doc = router.openapi_document()  # identity matters: no copy
+    doc = routes.openapi_document()  # identity matters: no copy
     found = {}
     for method, path, operation in _operations(doc):
         schema = operation.get('requestBody', {}).get('content', {}).get(
@@ -245,7 +246,7 @@ def test_request_schemas_are_the_schema_modules_objects():
     assert create is deploy_schemas.CREATE
     assert create_list is deploy_schemas.CREATE_LIST
     # The list's items are validated with CREATE, which they refer to.
-    assert _lookup_ref(router.openapi_document(), create_list['items'][
+    assert _lookup_ref(routes.openapi_document(), create_list['items'][
         '$ref']) is deploy_schemas.CREATE
     assert documented[('PUT', deployment)] is deploy_schemas.UPDATE
     assert documented[('POST', deployment + '/signal')] is \
@@ -283,7 +284,7 @@ def test_controllers_validate_with_the_documented_schemas(
 
     def recording_load_list(request, schema, item_schema, max_items):
         seen.append(schema)
-        assert _lookup_ref(router.openapi_document(), schema['items'][
+        assert _lookup_ref(routes.openapi_document(), schema['items'][
             '$ref']) is item_schema
         return real_load_list(request, schema, item_schema, max_items)
 
@@ -306,7 +307,7 @@ def test_served_document(inprocess_stack):
     reply = inprocess_stack.get('/v1/openapi.json')
     assert reply.status == 200
     assert reply.headers['Content-Type'].startswith('application/json')
-    assert reply.json == json.loads(router.openapi_document_json())
+    assert reply.json == json.loads(routes.openapi_document_json())
     for method in ('POST', 'PUT', 'DELETE'):
         refused = inprocess_stack.request(method, '/v1/openapi.json')
         assert refused.status == 405, method
@@ -325,13 +326,13 @@ def _fill(template: str) -> str:
 def _routed() -> set[tuple[str, str]]:
     """(method, template) of every route; HEAD where GET is declared is
     implicit and not an operation of its own."""
-    return {(method, route.template) for route in router.ROUTES
-            for method in route.methods}
+    return {(route.method, route.template)
+            for route in routes.DOCUMENTED_ROUTES}
 
 
 def _routable(client, method: str, path: str) -> tuple[bool, str]:
     """Whether the app routed the request to a handler: anything but the
-    router's 404/405 (a 404 NotFound of a handler means the route
+    route table's 404/405 (a 404 NotFound of a handler means the route
     exists)."""
     reply = client.request(method, path, json={}
                            if method in ('POST', 'PUT', 'PATCH') else None)
@@ -344,13 +345,12 @@ def _routable(client, method: str, path: str) -> tuple[bool, str]:
 
 def test_every_route_method_declares_a_documented_operation():
     doc = _document()
-    for route in router.ROUTES:
-        for method, handler in route.methods.items():
-            declared = spec.declared(handler, method)
-            assert declared is not None, (method, route.template)
-            operation = doc['paths'][route.template][method.lower()]
-            assert operation['operationId'] == declared.operation_id
-            assert operation['summary'] == declared.summary
+    for route in routes.DOCUMENTED_ROUTES:
+        declared = spec.declared(route.handler, route.method)
+        assert declared is not None, (route.method, route.template)
+        operation = doc['paths'][route.template][route.method.lower()]
+        assert operation['operationId'] == declared.operation_id
+        assert operation['summary'] == declared.summary
     documented = {(m, p) for m, p, _ in _operations(doc)}
     assert documented == _routed()
 
@@ -359,14 +359,14 @@ def test_an_undeclared_handler_stops_the_build():
     def undocumented():
         pass
 
-    routes = (*router.ROUTES, router.Route('/v1/{tenant_id}/extra',
-                                           {'GET': undocumented}))
+    extended = (*routes.DOCUMENTED_ROUTES,
+                dispatch.Route('/v1/{tenant_id}/extra', 'GET', undocumented))
     with pytest.raises(LookupError, match='GET /v1/{tenant_id}/extra'):
-        document.build(routes)
+        document.build(extended)
 
 
 def test_operations_are_declared_per_method():
-    metadata = router.RouteTable().match(
+    metadata = dispatch.RouteTable(routes.ROUTES).match(
         'GET', '/agent/servers/s/metadata').handler
     assert spec.declared(metadata, 'GET').operation_id == 'getAgentMetadata'
     assert spec.declared(metadata, 'HEAD').operation_id == (
@@ -384,13 +384,15 @@ def test_every_documented_operation_is_routed(inprocess_stack):
 
 
 def test_undeclared_methods_are_refused_with_allow(inprocess_stack):
-    for route in router.ROUTES:
-        declared = set(route.methods)
+    templates: dict[str, set[str]] = {}
+    for route in routes.DOCUMENTED_ROUTES:
+        templates.setdefault(route.template, set()).add(route.method)
+    for template, declared in templates.items():
         for method in METHODS:
             if method in declared:
                 continue
-            reply = inprocess_stack.request(method, _fill(route.template))
-            seen = f'{method} {route.template} -> {reply.status}'
+            reply = inprocess_stack.request(method, _fill(template))
+            seen = f'{method} {template} -> {reply.status}'
             assert reply.status == 405, seen
             assert reply.json['error']['type'] == 'HTTPMethodNotAllowed'
             assert set(reply.headers['Allow'].split(', ')) >= declared, seen
@@ -695,7 +697,7 @@ def _request_bodies(doc: dict) -> dict[str, dict]:
 
 def test_every_request_field_is_described():
     # The document exactly as served at /v1/openapi.json.
-    doc = json.loads(router.openapi_document_json())
+    doc = json.loads(routes.openapi_document_json())
     bodies = _request_bodies(doc)
     assert set(bodies) == set(REQUEST_SCHEMAS)
     missing = []

@@ -18,6 +18,7 @@ request contexts (role set x rule x allowed)."""
 import os
 
 from oslo_config import cfg
+from oslo_policy import policy as oslo_policy
 import pytest
 
 from swconfig import policies
@@ -216,29 +217,27 @@ def test_policy_files_are_looked_for_once_per_interval(tmp_path,
 
 def test_a_changed_policy_file_retires_kept_decisions(tmp_path,
                                                       monkeypatch):
-    """Kept decisions and grants are reused between looks, and none
-    made under the old rules once a look loaded a changed file, long
-    before ``Decisions.LIFETIME``."""
+    """Kept decisions are reused between looks, and none made under the
+    old rules once a look loaded a changed file, long before
+    ``Decisions.LIFETIME``."""
     now = [100.0]
     enforcer, policy_file = _enforcer_with_policy_file(
         tmp_path, lambda: now[0], '@')
     monkeypatch.setattr(policy, '_ENFORCER', enforcer)
-    monkeypatch.setattr(policy, '_DECISIONS', policy.Decisions())
-    monkeypatch.setattr(policy, '_GRANTS', policy.Decisions())
     target = {'project_id': PROJECT}
-    key = ('software_configs:index', PROJECT, 'caller')
-    generation = policy.rules_generation()
+    generation = enforcer.rules_generation()
     policy.authorize('software_configs:index', target, _context(R))
-    policy.grant(key, 'kept', generation)
+    key = policy._key('software_configs:index', target, _context(R))
+    assert enforcer.decisions.get(key, generation) is True
     policy_file.write_text('"software_configs:index": "!"\n')
     later = os.path.getmtime(policy_file) + 10
     os.utime(policy_file, (later, later))
     now[0] += enforcer.RELOAD_INTERVAL - 0.01  # no look yet: still kept
     policy.authorize('software_configs:index', target, _context(R))
-    assert policy.granted(key, policy.rules_generation()) == 'kept'
+    assert enforcer.rules_generation() == generation
     now[0] += 0.01
-    generation = policy.rules_generation()
-    assert policy.granted(key, generation) is None
+    assert enforcer.rules_generation() != generation
+    assert enforcer.decisions.get(key, enforcer.rules_generation()) is None
     with pytest.raises(exception.PolicyNotAuthorized):
         policy.authorize('software_configs:index', target, _context(R))
 
@@ -283,19 +282,25 @@ def test_decisions_last_their_lifetime_and_are_bounded():
     assert decisions.get(('p', str(decisions.SIZE)), 7) is False
 
 
+def _count_oslo_decisions(monkeypatch) -> list:
+    """The decisions oslo.policy itself makes (the enforcer's are kept
+    in front of it), as (rule, project, roles)."""
+    decided = []
+    real = oslo_policy.Enforcer.enforce
+
+    def counting(self, rule, target, creds, *args, **kwargs):
+        decided.append((rule, creds.project_id, tuple(creds.roles)))
+        return real(self, rule, target, creds, *args, **kwargs)
+
+    monkeypatch.setattr(oslo_policy.Enforcer, 'enforce', counting)
+    return decided
+
+
 def test_a_reused_decision_is_only_the_same_callers(conf, monkeypatch):
     """Decisions are reused for the same rule, target and credentials:
     another role set, project or target is decided by oslo.policy, and
     a refusal is raised every time."""
-    decided = []
-    enforcer = policy.get_enforcer()
-    real = enforcer.authorize
-
-    def counting(rule, target, creds, **kwargs):
-        decided.append((rule, creds.project_id, tuple(creds.roles)))
-        return real(rule, target, creds, **kwargs)
-
-    monkeypatch.setattr(enforcer, 'authorize', counting)
+    decided = _count_oslo_decisions(monkeypatch)
     target = {'project_id': PROJECT}
     for _ in range(3):
         policy.authorize('software_configs:create', target, _context(M))
@@ -314,13 +319,14 @@ def test_a_reused_decision_is_only_the_same_callers(conf, monkeypatch):
 def test_admin_ness_is_reused_and_reset_forgets_it(conf, monkeypatch):
     assert policy.check_is_admin(_context(A)) is True
     assert policy.check_is_admin(_context(M)) is False
-    enforcer = policy.get_enforcer()
-    monkeypatch.setattr(enforcer, 'enforce', lambda *args, **kwargs: 1 / 0)
+    decided = _count_oslo_decisions(monkeypatch)
     assert policy.check_is_admin(_context(A)) is True
     assert policy.check_is_admin(_context(M)) is False
+    assert decided == []
     policy.reset()
     policy.get_enforcer(conf)  # a new enforcer, which decides again
     assert policy.check_is_admin(_context(A)) is True
+    assert len(decided) == 1
 
 
 def test_a_contexts_credentials_are_read_once(conf):
@@ -352,42 +358,41 @@ def test_credentials_hold_every_policy_value(conf):
     assert len(seen) == len(values) + 1
 
 
-def test_a_kept_grant_is_only_the_same_callers(conf, monkeypatch):
-    """``authorized_caller`` keeps a passed check by identity headers:
-    the same caller is not checked again within the decisions' lifetime,
-    another role set or project is, a refusal raises every time, and
+def test_the_access_check_reuses_only_the_same_callers_decisions(
+        conf, monkeypatch):
+    """``access.check``, every request's checks: the same caller's
+    decisions are not made again within the decisions' lifetime, another
+    role set or project is decided, a refusal raises every time, and
     ``reset`` forgets what was kept."""
-    from swconfig.api.controllers.v1 import access
+    from swconfig.api import access
 
-    built = []
-    real = access.caller_context
-
-    def counting(environ):
-        built.append(environ['HTTP_X_ROLES'])
-        return real(environ)
-
-    monkeypatch.setattr(access, 'caller_context', counting)
+    decided = _count_oslo_decisions(monkeypatch)
 
     def environ(who, project=PROJECT):
         return {'HTTP_X_PROJECT_ID': project, 'HTTP_X_USER_ID': f'u-{who}',
                 'HTTP_X_ROLES': ','.join(ROLES[who]),
-                'openstack.request_id': f'req-{len(built)}'}
+                'openstack.request_id': f'req-{len(decided)}'}
 
     rule = 'software_deployments:metadata'
     for _ in range(3):
-        assert access.authorized_caller(environ(M), PROJECT, rule) == (
-            access.Caller(is_admin=False, project_id=PROJECT))
-    assert len(built) == 1
-    assert access.authorized_caller(environ(A), PROJECT, rule).is_admin
-    assert len(built) == 2
+        context, tenant = access.check(environ(M), PROJECT, rule)
+        assert (context.is_admin, context.project_id, tenant) == (
+            False, PROJECT, PROJECT)
+    assert len(decided) == 2  # admin-ness, then the rule
+    context, _ = access.check(environ(A), PROJECT, rule)
+    assert context.is_admin
+    assert len(decided) == 4
     for _ in range(2):
         with pytest.raises(exception.TenantMismatch):
-            access.authorized_caller(environ(M), OTHER_PROJECT, rule)
-    assert len(built) == 4
+            access.check(environ(M), OTHER_PROJECT, rule)
+    for _ in range(2):
+        with pytest.raises(exception.PolicyNotAuthorized):
+            access.check(environ(R), PROJECT, 'software_configs:create')
+    assert len(decided) == 7  # R's admin-ness once; its refusal each time
     policy.reset()
     policy.get_enforcer(conf)
-    access.authorized_caller(environ(M), PROJECT, rule)
-    assert len(built) == 5
+    access.check(environ(M), PROJECT, rule)
+    assert len(decided) == 9
 
 
 def test_the_enforcer_is_published_with_all_its_rules(conf, monkeypatch):

@@ -12,9 +12,9 @@
 #    License for the specific language governing permissions and limitations
 #    under the License.
 
-"""The tenant metadata view from the agents' cache (the route's ``cached``
-handler, run by ``router.ProjectDispatch``): which requests it answers
-itself and which it hands to pecan."""
+"""The tenant metadata view (``swconfig.api.agent.tenant_view``): served
+by the agent app from the agents' cache to the server's owner or an
+admin, from the database to anybody else, after the one access check."""
 
 import io
 import json
@@ -22,25 +22,14 @@ import uuid
 
 import pytest
 
-from swconfig.api import router
+from swconfig.api import dispatch
+from swconfig.api import routes
 from swconfig.api.agent import metadata_cache
-from swconfig.api.controllers.v1 import software_deployments
+from swconfig.api.agent import tenant_view
 from swconfig.common import exception
 from tests.functional.api import helpers
 
-TABLE = router.RouteTable()
-
-
-class _Pecan:
-    """Stands in for pecan behind the view: records what it was handed."""
-
-    def __init__(self):
-        self.handed = []
-
-    def __call__(self, environ, start_response):
-        self.handed.append(environ['PATH_INFO'])
-        start_response('200 OK', [])
-        return [b'pecan']
+TABLE = dispatch.RouteTable(routes.ROUTES)
 
 
 def _call(app, path, method='GET', query='', roles='reader,member',
@@ -49,7 +38,7 @@ def _call(app, path, method='GET', query='', roles='reader,member',
                'QUERY_STRING': query, 'wsgi.input': io.BytesIO(),
                'HTTP_X_ROLES': roles, 'HTTP_X_USER_ID': 'u',
                'HTTP_X_PROJECT_ID': project or path.split('/')[2]}
-    environ[router.MATCH_KEY] = TABLE.match(method, path)
+    environ[dispatch.MATCH_KEY] = TABLE.match(method, path)
     answer = {}
 
     def start_response(status, headers):
@@ -70,26 +59,40 @@ def server(inprocess_stack):
 
 
 def _app():
-    pecan = _Pecan()
-    cache = metadata_cache.MetadataCache(100, 1.0)
-    return router.ProjectDispatch(pecan, cache), pecan
+    return tenant_view.TenantViewApp(metadata_cache.MetadataCache(100, 1.0))
+
+
+def _load_counted(app, monkeypatch):
+    """Count the view's reads of the database (cache misses and the
+    callers the cache cannot answer)."""
+    reads = []
+    load = app.cache.load
+    monkeypatch.setattr(app.cache, 'load',
+                        lambda server_id: reads.append(server_id) or load(
+                            server_id))
+    real = tenant_view.db_api.server_document_get
+    monkeypatch.setattr(tenant_view.db_api, 'server_document_get',
+                        lambda context, server_id: reads.append(
+                            server_id) or real(context, server_id))
+    return reads
 
 
 def test_the_route_table_says_so():
     match = TABLE.match('GET', '/v1/p/software_deployments/metadata/s')
-    assert match.handler is software_deployments.server_metadata
-    assert match.route.cached == {
-        'GET': software_deployments.server_metadata_from_cache}
-    assert [route.template for route in router.ROUTES if route.cached] == [
+    assert match.handler is tenant_view.server_metadata
+    assert match.route.app == dispatch.AGENT_AUTHENTICATED
+    assert match.route.rule == tenant_view.RULE
+    assert [route.template for route in routes.ROUTES
+            if route.app == dispatch.AGENT_AUTHENTICATED] == [
         match.route.template]
 
 
 def test_the_owner_is_answered_from_the_cache(server):
     project, server_id, config = server
-    app, pecan = _app()
+    app = _app()
     path = f'/v1/{project}/software_deployments/metadata/{server_id}'
     status, headers, content = _call(app, path)
-    assert status == '200 OK' and pecan.handed == []
+    assert status == '200 OK'
     assert [item['id'] for item in json.loads(content)['metadata']] == [
         config['id']]
     assert headers['Content-Length'] == str(len(content))
@@ -100,31 +103,35 @@ def test_the_owner_is_answered_from_the_cache(server):
     assert _call(app, path)[2] == content
 
 
-def test_others_go_to_pecan(server):
+def test_others_are_answered_from_the_database(server, monkeypatch):
     project, server_id, _config = server
-    app, pecan = _app()
+    app = _app()
     path = f'/v1/{project}/software_deployments/metadata/{server_id}'
-    _call(app, path, query='x=1')
-    _call(app, path, method='HEAD')
-    _call(app, f'/v1/{project}/software_deployments')
-    # A stack user project or a stranger: the controller decides.
+    owners = _call(app, path)
+    reads = _load_counted(app, monkeypatch)
+    # A query string is ignored, as Heat does; a HEAD has no body.
+    assert _call(app, path, query='x=1') == owners
+    status, headers, content = _call(app, path, method='HEAD')
+    assert (status, headers, content) == (owners[0], owners[1], b'')
+    assert reads == []
+    # A stack user project or a stranger: the database decides.
     stranger = f'/v1/{project}-x/software_deployments/metadata/{server_id}'
-    _call(app, stranger)
-    assert pecan.handed == [path, path, f'/v1/{project}/software_deployments',
-                            stranger]
+    with pytest.raises(exception.ServerOwnedByOtherProject):
+        _call(app, stranger, project=f'{project}-x')
+    assert reads == [server_id]
 
 
 def test_an_unknown_server_lists_nothing(server):
     project, _server_id, _config = server
-    app, pecan = _app()
+    app = _app()
     _status, _headers, content = _call(
         app, f'/v1/{project}/software_deployments/metadata/unknown')
-    assert json.loads(content) == {'metadata': []} and pecan.handed == []
+    assert json.loads(content) == {'metadata': []}
 
 
 def test_refusals_are_raised_and_never_kept(server):
     project, server_id, _config = server
-    app, _pecan = _app()
+    app = _app()
     path = f'/v1/{project}/software_deployments/metadata/{server_id}'
     for _ in range(2):
         with pytest.raises(exception.PolicyNotAuthorized):
@@ -134,12 +141,13 @@ def test_refusals_are_raised_and_never_kept(server):
     assert _call(app, path)[0] == '200 OK'
 
 
-def test_an_admin_reads_any_project(server):
+def test_an_admin_reads_any_project(server, monkeypatch):
     project, server_id, config = server
-    app, pecan = _app()
+    app = _app()
+    reads = _load_counted(app, monkeypatch)
     status, _headers, content = _call(
         app, f'/v1/admins/software_deployments/metadata/{server_id}',
         roles='admin,member,reader')
-    assert status == '200 OK' and pecan.handed == []
+    assert status == '200 OK' and reads == [server_id]  # the cache's miss
     assert [item['id'] for item in json.loads(content)['metadata']] == [
         config['id']]

@@ -23,7 +23,7 @@ that only describes (``ANNOTATIONS``)."""
 import re
 
 from swconfig import dashboard
-from swconfig.api import router
+from swconfig.api import routes
 
 VALIDATOR = dashboard.STATIC_DIR / 'validate.js'
 #: Keywords whose value is a map of names to schemas, a schema, or a
@@ -72,7 +72,7 @@ def _schemas_the_scripts_use(schemas: dict) -> set[str]:
 
 
 def test_the_forms_schemas_are_found():
-    schemas = router.openapi_document()['components']['schemas']
+    schemas = routes.openapi_document()['components']['schemas']
     assert _schemas_the_scripts_use(schemas) >= {
         'SoftwareConfigCreate', 'SoftwareDeploymentCreate',
         'SoftwareDeploymentAction', 'SoftwareDeploymentTrigger'}
@@ -88,7 +88,7 @@ def test_the_walk_sees_nested_keywords():
 
 
 def test_the_validator_knows_every_keyword_the_forms_meet():
-    schemas = router.openapi_document()['components']['schemas']
+    schemas = routes.openapi_document()['components']['schemas']
     used = set()
     for name in _schemas_the_scripts_use(schemas):
         used |= _keywords(schemas[name], schemas, set())

@@ -25,6 +25,7 @@ import pytest
 import swconfig
 from swconfig import policies
 from swconfig.api import policy
+from swconfig.api import routes
 
 CONTROLLERS = pathlib.Path(swconfig.__file__).parent / 'api' / 'controllers'
 HEAT_RULES = {
@@ -42,12 +43,14 @@ DOCUMENTED = [rule for rule in RULES
 
 
 def _names_authorized_by_controllers():
-    names = set()
+    """The rules of the route table, and those a handler enforces on top
+    (``access.enforce('rule', ...)``)."""
+    names = {route.rule for route in routes.ROUTES if route.rule}
     for path in CONTROLLERS.rglob('*.py'):
         for node in ast.walk(ast.parse(path.read_text())):
             if (isinstance(node, ast.Call)
                     and getattr(node.func, 'attr',
-                                getattr(node.func, 'id', None)) == 'authorize'
+                                getattr(node.func, 'id', None)) == 'enforce'
                     and node.args
                     and isinstance(node.args[0], ast.Constant)):
                 names.add(node.args[0].value)

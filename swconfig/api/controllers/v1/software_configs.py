@@ -16,9 +16,9 @@
 
 import pecan
 
+from swconfig.api import access
 from swconfig.api import body
 from swconfig.api import views
-from swconfig.api.controllers.v1 import access
 from swconfig.api.controllers.v1 import params
 from swconfig.api.openapi import spec
 from swconfig.api.schemas.v1 import software_configs as schemas
@@ -59,9 +59,10 @@ _CREATED_LINKS = {
 def index() -> dict:
     all_projects = params.boolean('global_tenant', params.get('global_tenant'))
     derived = params.optional_boolean('derived', params.get('derived'))
-    context = access.authorize('software_configs:index')
+    context = pecan.request.context
     if all_projects:
-        access.authorize('software_configs:global_index')
+        access.enforce('software_configs:global_index', context,
+                       pecan.request.tenant_id)
     limit = params.non_negative_int('limit', params.get('limit'))
     rows = db_api.software_config_get_all(
         context, limit=limit, marker=params.get('marker') or None,
@@ -76,7 +77,7 @@ def index() -> dict:
                 responses={**spec.ok('SoftwareConfigShow', 'The config.'),
                            **spec.errors(400, 403, 404)})
 def show(config_id: str) -> dict:
-    context = access.authorize('software_configs:show')
+    context = pecan.request.context
     row = db_api.software_config_get(context, config_id)
     return {'software_config': views.config(row)}
 
@@ -90,7 +91,7 @@ def show(config_id: str) -> dict:
                                      links=_CREATED_LINKS),
                            **spec.errors(400, 403)})
 def create() -> dict:
-    context = access.authorize('software_configs:create')
+    context = pecan.request.context
     document = body.load(pecan.request, schemas.CREATE)
     row = pecan.request.engine.create_software_config(
         context, name=document.get('name'), group=document.get('group'),
@@ -105,6 +106,6 @@ def create() -> dict:
                 responses={**spec.NO_CONTENT,
                            **spec.errors(400, 403, 404, 409)})
 def delete(config_id: str) -> None:
-    context = access.authorize('software_configs:delete')
+    context = pecan.request.context
     pecan.request.engine.delete_software_config(context, config_id)
     pecan.response.status = 204

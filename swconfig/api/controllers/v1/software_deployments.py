@@ -19,16 +19,14 @@ import json
 import pecan
 
 from swconfig import transports
+from swconfig.api import access
 from swconfig.api import body
 from swconfig.api import deployment_watch
 from swconfig.api import views
-from swconfig.api.agent import metadata_cache
-from swconfig.api.controllers.v1 import access
 from swconfig.api.controllers.v1 import params
 from swconfig.api.openapi import spec
 from swconfig.api.schemas.v1 import software_deployments as schemas
 from swconfig.common import deployment_request
-from swconfig.common import representations
 from swconfig.common import states
 from swconfig.common.context import RequestContext
 from swconfig.conf import CONF
@@ -49,13 +47,6 @@ class EngineAppliedSink(transports_base.SignalSink):
     def apply(self, inbox_id: int) -> None:
         self.engine.apply_signal(self.context, inbox_id)
 
-
-METADATA_RULE = 'software_deployments:metadata'
-#: An answer of a route handler outside pecan: status, headers, body.
-Answer = tuple[str, list[tuple[str, str]], bytes]
-_JSON = ('Content-Type', 'application/json')
-#: The tenant view of a server nobody registered.
-_EMPTY_VIEW = representations.tenant_view(None)
 
 TAG = 'software_deployments'
 _SHOW = 'SoftwareDeploymentShow'
@@ -95,7 +86,7 @@ _WAIT = spec.query(
                 parameters=(spec.query('server_id', {'type': 'string'},
                                        'Only this server\'s.'),))
 def index() -> dict:
-    context = access.authorize('software_deployments:index')
+    context = pecan.request.context
     server_id = params.get('server_id') or None
     rows = db_api.software_deployment_get_all(context, server_id=server_id)
     if server_id and not rows:
@@ -126,7 +117,7 @@ def show(deployment_id: str) -> dict:
     """With ``?wait=N`` and the deployment IN_PROGRESS: answer when it
     changes (status, progress, outputs) or after N seconds (at most
     ``deployment_watch.MAX_WAIT``), whichever comes first."""
-    context = access.authorize('software_deployments:show')
+    context = pecan.request.context
     wait = params.non_negative_int('wait', params.get('wait'))
     row = db_api.software_deployment_get(context, deployment_id)
     if transports.poll_on_show(
@@ -161,7 +152,7 @@ def show(deployment_id: str) -> dict:
 def create() -> dict:
     """One deployment; or, for a body that is a list, one per item (409
     while an engine is older than RPC API 1.9)."""
-    context = access.authorize('software_deployments:create')
+    context = pecan.request.context
     if body.is_list(pecan.request):
         documents = body.load_list(pecan.request, schemas.CREATE_LIST,
                                    schemas.CREATE,
@@ -185,7 +176,7 @@ def create() -> dict:
                 responses={**spec.ok(_SHOW, 'The deployment.'),
                            **spec.errors(400, 403, 404, 409)})
 def update(deployment_id: str) -> dict:
-    context = access.authorize('software_deployments:update')
+    context = pecan.request.context
     document = body.load(pecan.request, schemas.UPDATE)
     values = {key: document.get(key) for key in schemas.UPDATE['properties']}
     row = pecan.request.engine.update_software_deployment(
@@ -206,7 +197,7 @@ def delete(deployment_id: str) -> str | None:
     """204 once deleted. A component with a DELETE entry runs it first:
     202 with the deployment IN_PROGRESS, removed when the action
     finishes (Heat's REST delete is always 204)."""
-    context = access.authorize('software_deployments:delete')
+    context = pecan.request.context
     row = pecan.request.engine.delete_software_deployment(context,
                                                           deployment_id)
     return deployment_or_nothing(context, row, 202)
@@ -237,7 +228,7 @@ def deployment_or_nothing(context: RequestContext, row: dict | None,
 def signal(deployment_id: str) -> dict:
     """An API user signals the current action of a deployment, with the
     same semantics as the agent's signed URL."""
-    context = access.authorize('software_deployments:signal')
+    context = pecan.request.context
     payload = body.read_json(pecan.request)
     states.drop_forged_stand_in(payload)
     deployment = db_api.software_deployment_get(context, deployment_id)
@@ -254,52 +245,6 @@ def signal(deployment_id: str) -> dict:
                 responses={**spec.ok('DeploymentEventList', 'Events.'),
                            **spec.errors(400, 403, 404)})
 def events(deployment_id: str) -> dict:
-    context = access.authorize('software_deployments:show')
+    context = pecan.request.context
     rows = db_api.software_deployment_event_get_all(context, deployment_id)
     return {'events': [views.event(row) for row in rows]}
-
-
-@pecan.expose(content_type='application/json')
-@spec.operation('showServerMetadata',
-                'The configs deployed to a server, by name.', tag=TAG,
-                responses={**spec.ok('ServerMetadata', 'Full configs.'),
-                           **spec.errors(400, 403)})
-def server_metadata(server_id: str) -> bytes:
-    """Heat's view of a server's deployments: the very document its agent
-    receives (pre-rendered by the engine), so both list the same."""
-    context = access.authorize(METADATA_RULE)
-    document = db_api.server_document_get(context, server_id)
-    return representations.tenant_view(
-        document.encode() if document else None)
-
-
-def server_metadata_from_cache(cache: metadata_cache.MetadataCache,
-                               environ: dict, tenant_id: str,
-                               server_id: str) -> Answer | None:
-    """``server_metadata`` for its owner or an admin, from the API
-    worker's metadata cache, without pecan; None leaves the request to
-    ``server_metadata``.
-
-    The view is the agents' document, so it is served from the entries
-    and with the freshness of their polls (``swconfig.api.agent.
-    metadata_cache``), its list cut out of the document's bytes: nothing
-    is parsed, no second copy kept, no database read on a hit. The checks
-    are pecan's (``access``), in the same order and with the same
-    errors; the owner is read with the document. Anybody else (a stack
-    user project of one of the server's deployments, or a stranger to
-    refuse) is rare and left to the controller's query, as is a request
-    with a query string (which pecan answers the same, ignoring it).
-    """
-    if environ.get('QUERY_STRING'):
-        return None
-    caller = access.authorized_caller(environ, tenant_id, METADATA_RULE)
-    entry = cache.get(server_id) or cache.load(server_id)
-    if entry is None:  # nobody registered the server: nothing listed
-        return '200 OK', [_JSON, ('Content-Length',
-                                  str(len(_EMPTY_VIEW)))], _EMPTY_VIEW
-    if (not caller.is_admin
-            and entry[metadata_cache.TENANT] != caller.project_id):
-        return None
-    content = representations.tenant_view(
-        entry[metadata_cache.CONTENT])
-    return '200 OK', [_JSON, ('Content-Length', str(len(content)))], content

@@ -22,7 +22,6 @@ SoftwareComponent whose properties are a valid config.
 import pecan
 
 from swconfig.api import body
-from swconfig.api.controllers.v1 import access
 from swconfig.api.openapi import spec
 from swconfig.api.schemas.v1 import software_configs as schemas
 from swconfig.common import components
@@ -38,7 +37,6 @@ from swconfig.common import exception
                 responses={**spec.ok('TemplateValidateResult', 'Valid.'),
                            **spec.errors(400, 403)})
 def validate_template() -> dict:
-    access.authorize('software_configs:validate')
     document = body.load(pecan.request, schemas.VALIDATE)
     template = document['template']
     for name, resource in template['resources'].items():

@@ -12,21 +12,24 @@
 #    License for the specific language governing permissions and limitations
 #    under the License.
 
-"""The route table: one match per request, Heat's 404/405 otherwise."""
+"""The dispatcher and the route table: one match per request, Heat's
+404/405 otherwise."""
 
 import pytest
 
-from swconfig.api import router
+from swconfig.api import dispatch
+from swconfig.api import routes
 from swconfig.api.agent import endpoints as agent
+from swconfig.api.agent import tenant_view
 from swconfig.api.controllers.v1 import servers
 from swconfig.api.controllers.v1 import software_deployments as deployments
 from swconfig.common import exception
 from swconfig.common import urls
 
-TABLE = router.RouteTable()
+TABLE = dispatch.RouteTable(routes.ROUTES)
 
 
-def _match(method: str, path: str) -> router.Match:
+def _match(method: str, path: str) -> dispatch.Match:
     # PATH_INFO carries the URL's bytes as latin-1 (PEP 3333).
     return TABLE.match(method, path.encode('utf-8').decode('latin-1'))
 
@@ -39,7 +42,8 @@ def _match(method: str, path: str) -> router.Match:
     # Heat's order: /metadata/signal is the metadata of a server "signal",
     # /metadata alone a deployment named "metadata".
     ('GET', '/v1/p1/software_deployments/metadata/signal',
-     deployments.server_metadata, {'tenant_id': 'p1', 'server_id': 'signal'}),
+     tenant_view.server_metadata, {'tenant_id': 'p1',
+                                   'server_id': 'signal'}),
     ('POST', '/v1/p1/software_deployments/metadata/signal',
      deployments.signal, {'tenant_id': 'p1', 'deployment_id': 'metadata'}),
     ('GET', '/v1/p1/software_deployments/metadata', deployments.show,
@@ -62,7 +66,7 @@ def test_match(method, path, handler, args):
 
 
 def test_a_url_requested_again_is_not_matched_again(monkeypatch):
-    table = router.RouteTable(matches_kept=2)
+    table = dispatch.RouteTable(routes.ROUTES, matches_kept=2)
     matched = []
     match = table._match
     monkeypatch.setattr(table, '_match',
@@ -94,18 +98,21 @@ def test_a_url_requested_again_is_not_matched_again(monkeypatch):
 def test_a_sweep_over_many_urls_keeps_no_match():
     """Each URL requested once (a monitor reading every server) leaves
     the kept matches empty: nothing is built to be freed later."""
-    table = router.RouteTable(matches_kept=4)
+    table = dispatch.RouteTable(routes.ROUTES, matches_kept=4)
     for n in range(100):
         table.match('GET', f'/v1/p1/software_deployments/metadata/s{n}')
     assert not table._matches['GET']
 
 
-def test_access_of_each_kind_of_url():
-    assert _match('GET', '/').route.access == router.PUBLIC
-    assert _match('GET', '/v1/openapi.json').route.access == router.PUBLIC
-    assert _match('GET', '/v1/p/servers').route.access == router.PROJECT
-    assert _match('PUT', '/agent/deployments/d/signal').route.access == (
-        router.AGENT)
+def test_the_application_of_each_kind_of_url():
+    assert _match('GET', '/').route.app == dispatch.PUBLIC
+    assert _match('GET', '/v1/openapi.json').route.app == dispatch.PUBLIC
+    assert _match('GET', '/v1/p/servers').route.app == dispatch.TENANT
+    assert _match('PUT', '/agent/deployments/d/signal').route.app == (
+        dispatch.AGENT)
+    assert _match('GET', '/v1/p/software_deployments/metadata/s').route.app \
+        == dispatch.AGENT_AUTHENTICATED
+    assert _match('GET', '/dashboard/x').route.app == dispatch.DASHBOARD
 
 
 @pytest.mark.parametrize('path', [
@@ -130,17 +137,19 @@ def test_method_not_allowed_names_every_allowed_method():
 def test_nul_and_undecodable_urls_are_client_errors():
     with pytest.raises(exception.InvalidParameterValue, match='NUL'):
         _match('GET', '/v1/p1/software_configs/a\x00b')
+    with pytest.raises(exception.InvalidParameterValue, match='NUL'):
+        dispatch.check_url({'PATH_INFO': '/v1/p1/software_configs',
+                            'QUERY_STRING': 'marker=a%00b'})
     with pytest.raises(exception.RouteNotFound):
         TABLE.match('GET', '/agent/servers/\xff/metadata')
 
 
 def test_templates_are_the_urls_module_and_unique():
-    templates = [route.template for route in router.ROUTES]
-    assert len(templates) == len(set(templates))
+    declared = [(route.template, route.method) for route in routes.ROUTES]
+    assert len(declared) == len(set(declared))
     spelled = {value for name, value in vars(urls).items()
                if name.isupper() and isinstance(value, str)}
-    # The dashboard is served beside the table (Router.dashboard_app).
-    assert set(templates) == spelled - {urls.PROJECT, urls.DASHBOARD}
+    assert {template for template, _ in declared} == spelled - {urls.PROJECT}
 
 
 class _Recorder:
@@ -154,22 +163,19 @@ class _Recorder:
         return [self.name.encode()]
 
 
-class _Agent:
+class _Agent(_Recorder):
     def __init__(self):
+        super().__init__('agent')
         self.project_requests = 0
-        self.polls: list[str] = []
-
-    def poll(self, server_id, environ, start_response):
-        self.polls.append(server_id)
-        start_response('200 OK', [])
-        return [b'poll']
-
-    def serve(self, handler, args, environ, start_response):
-        start_response('200 OK', [])
-        return [b'agent']
 
     def project_request_done(self):
         self.project_requests += 1
+
+
+def _dispatcher(agent_app, **apps):
+    apps.setdefault(dispatch.TENANT, _Recorder('project'))
+    return dispatch.Dispatcher(TABLE, agent_app, apps,
+                               after_write=agent_app.project_request_done)
 
 
 def _call(app, method: str, path: str) -> tuple[str, bytes]:
@@ -178,7 +184,8 @@ def _call(app, method: str, path: str) -> tuple[str, bytes]:
     def start_response(status, headers):
         answer['status'] = status
 
-    environ = {'REQUEST_METHOD': method, 'PATH_INFO': path}
+    environ = {'REQUEST_METHOD': method, 'PATH_INFO': path,
+               'QUERY_STRING': ''}
     content = b''.join(app(environ, start_response))
     return answer['status'], content
 
@@ -187,13 +194,13 @@ def test_misses_outside_the_agent_urls_go_through_authentication(
         inprocess_stack):  # the error body needs the parsed options
     public, project = _Recorder('public'), _Recorder('project')
     agent = _Agent()
-    app = router.Router(TABLE, agent, public, project)
+    app = _dispatcher(agent, public=public, tenant=project)
     assert _call(app, 'GET', '/v1/openapi.json') == ('200 OK', b'public')
     assert _call(app, 'PUT', '/agent/deployments/d/signal') == (
         '200 OK', b'agent')
     assert agent.project_requests == 0
     assert _call(app, 'GET', '/v1/p/servers') == ('200 OK', b'project')
-    assert project.seen[-1][router.MATCH_KEY].error is None
+    assert project.seen[-1][dispatch.MATCH_KEY].error is None
     # A read changes nothing: the next poll need not read the change log.
     assert agent.project_requests == 0
     assert _call(app, 'POST', '/v1/p/servers') == ('200 OK', b'project')
@@ -203,24 +210,25 @@ def test_misses_outside_the_agent_urls_go_through_authentication(
             ('POST', '/v1/openapi.json', exception.MethodNotAllowed),
             ('GET', '/v1/p/stacks', exception.RouteNotFound)):
         assert _call(app, method, path) == ('200 OK', b'project')
-        assert isinstance(project.seen[-1][router.MATCH_KEY].error, error)
-    status, _ = _call(app, 'GET', '/agent/deployments/d/signal')
-    assert status.startswith('405')
-    status, _ = _call(app, 'GET', '/agent/nothing')
-    assert status.startswith('404')
+        assert isinstance(project.seen[-1][dispatch.MATCH_KEY].error, error)
+    # Everything under /agent/ is the agent app's, as it arrives.
+    for path in ('/agent/deployments/d/signal', '/agent/nothing'):
+        assert _call(app, 'GET', path) == ('200 OK', b'agent')
+        assert dispatch.MATCH_KEY not in agent.seen[-1]
 
 
-def test_the_dashboard_is_served_beside_the_table():
+def test_the_dashboard_is_a_subtree_of_the_table():
     public, project = _Recorder('public'), _Recorder('project')
     dashboard = _Recorder('dashboard')
-    app = router.Router(TABLE, _Agent(), public, project,
-                        dashboard_app=dashboard)
+    app = _dispatcher(_Agent(), public=public, tenant=project,
+                      dashboard=dashboard)
     for path in ('/dashboard', '/dashboard/', '/dashboard/x/y/z'):
         assert _call(app, 'GET', path) == ('200 OK', b'dashboard')
-    assert router.MATCH_KEY not in dashboard.seen[-1]
+        assert dashboard.seen[-1][dispatch.MATCH_KEY].route.app == (
+            dispatch.DASHBOARD)
     # Only that path: a longer first segment is the API's 404.
     assert _call(app, 'GET', '/dashboards') == ('200 OK', b'project')
-    assert isinstance(project.seen[-1][router.MATCH_KEY].error,
+    assert isinstance(project.seen[-1][dispatch.MATCH_KEY].error,
                       exception.RouteNotFound)
 
 
@@ -238,7 +246,7 @@ POLL_PATHS = [
 @pytest.mark.parametrize('path', POLL_PATHS)
 @pytest.mark.parametrize('method', ['GET', 'HEAD', 'PUT', 'POST'])
 def test_the_poll_fast_path_agrees_with_the_table(method, path):
-    server_id = router.poll_server_id(method, path)
+    server_id = agent.poll_server_id(method, path)
     if server_id is None:
         return  # left to the table
     match = _match(method, path)
@@ -246,19 +254,31 @@ def test_the_poll_fast_path_agrees_with_the_table(method, path):
     assert match.args == {'server_id': server_id}
 
 
-def test_plain_polls_take_the_fast_path(inprocess_stack):
-    agent_app = _Agent()
-    app = router.Router(TABLE, agent_app, _Recorder('public'),
-                        _Recorder('project'))
+def test_plain_polls_take_the_fast_path(inprocess_stack, monkeypatch):
+    agent_app = agent.AgentApp(None, TABLE)
+    polls = []
+
+    def poll(server_id, environ, start_response):
+        polls.append(server_id)
+        start_response('200 OK', [])
+        return [b'poll']
+
+    monkeypatch.setattr(agent_app, 'poll', poll)
+    app = _dispatcher(agent_app)
     for method in ('GET', 'HEAD'):
         assert _call(app, method, '/agent/servers/s-1/metadata') == (
             '200 OK', b'poll')
-    # What the fast path leaves goes through the table to ``serve``.
-    assert _call(app, 'GET', '/agent/servers/s-1/metadata/') == (
-        '200 OK', b'agent')
-    assert agent_app.polls == ['s-1', 's-1']
+    # What the fast path leaves goes through the table to the handler,
+    # which does not know the server.
+    status, content = _call(app, 'GET', '/agent/servers/s-1/metadata/')
+    assert status.startswith('404') and b's-1' in content
+    assert polls == ['s-1', 's-1']
     status, _ = _call(app, 'PUT', '/agent/servers/s-1/metadata')
     assert status.startswith('405')
+    status, _ = _call(app, 'GET', '/agent/deployments/d/signal')
+    assert status.startswith('405')
+    status, _ = _call(app, 'GET', '/agent/nothing')
+    assert status.startswith('404')
 
 
 def test_a_segment_spelled_like_a_placeholder_is_a_value():
@@ -276,7 +296,7 @@ def test_a_segment_spelled_like_a_placeholder_is_a_value():
 def test_urls_that_are_not_utf8_are_400(environ):
     with pytest.raises(exception.InvalidParameterValue,
                        match='is not valid UTF-8'):
-        router.check_url_is_utf8(environ)
+        dispatch.check_url(environ)
 
 
 @pytest.mark.parametrize('environ', [
@@ -286,7 +306,7 @@ def test_urls_that_are_not_utf8_are_400(environ):
     {'PATH_INFO': '/'},
 ])
 def test_utf8_urls_pass(environ):
-    assert router.check_url_is_utf8(environ) is None
+    assert dispatch.check_url(environ) is None
 
 
 @pytest.mark.parametrize('path, meant', [

@@ -12,19 +12,16 @@
 #    License for the specific language governing permissions and limitations
 #    under the License.
 
-"""Who is calling and what they may do: the checks every tenant request
-passes, written once for pecan's hooks and controllers and for the route
-handlers that answer without pecan (``Route.cached``).
+"""Who is calling and what they may do: the checks every request with a
+token passes, written once. The tenant API's pecan hook
+(``swconfig.api.hooks.AccessHook``) and the agent app's view of a
+server's deployments (``swconfig.api.agent``) both call ``check``.
 
 In order: the caller's context and admin-ness (``caller_context``), the
-path's project (``scope_to_project``), then the handler's policy rule
-(``enforce``; ``authorize`` in a pecan controller).
+path's project (``scope_to_project``), then the route's policy rule
+(``enforce``; a handler enforces a second rule the same way, e.g. a list
+of every project's configs).
 """
-
-from typing import Any
-from typing import NamedTuple
-
-import pecan
 
 from swconfig.api import policy
 from swconfig.common import context as swconfig_context
@@ -57,37 +54,18 @@ def enforce(rule: str, context: RequestContext, tenant_id: str) -> None:
     policy.authorize(rule, {'project_id': tenant_id}, context)
 
 
-class Caller(NamedTuple):
-    """What a handler outside pecan needs of an authorized caller."""
-
-    is_admin: bool
-    project_id: str | None  # the caller's own
-
-
-def authorized_caller(environ: dict, tenant_id: str, rule: str) -> Caller:
-    """``caller_context``, ``scope_to_project`` and ``enforce`` of
-    ``rule``, for a handler outside pecan; their outcome is kept by the
-    caller's identity headers for as long as policy keeps a decision
-    (while its rules are unchanged, ``policy.Decisions``), so
-    a repeated read skips building the context. A refusal is never kept:
-    it raises as ``enforce`` does."""
-    key = (rule, tenant_id, swconfig_context.identity(environ))
-    generation = policy.rules_generation()
-    caller = policy.granted(key, generation)
-    if caller is None:
-        context = caller_context(environ)
-        enforce(rule, context, scope_to_project(context, tenant_id))
-        caller = Caller(context.is_admin, context.project_id)
-        policy.grant(key, caller, generation)
-    return caller
-
-
-def authorize(rule: str) -> Any:
-    """Enforce ``rule`` for the project of the pecan request; return the
-    context."""
-    request = pecan.request
-    enforce(rule, request.context, request.tenant_id)
-    return request.context
+def check(environ: dict, tenant_id: str | None, rule: str | None
+          ) -> tuple[RequestContext, str | None]:
+    """The request's context and project, once the caller passed every
+    check: a URL under ``/v1/{tenant_id}`` is scoped to the caller's
+    project, and ``rule`` (the route's) is enforced for it. A public
+    document (no project, no rule) only gets its context."""
+    context = caller_context(environ)
+    if tenant_id is not None:
+        tenant_id = scope_to_project(context, tenant_id)
+        if rule is not None:
+            enforce(rule, context, tenant_id)
+    return context, tenant_id
 
 
 def check_server_not_foreign(context: RequestContext, server_id: str) -> None:
