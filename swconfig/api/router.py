@@ -69,7 +69,7 @@ from swconfig.api.middleware import fault
 from swconfig.api.openapi import document as openapi
 from swconfig.api.openapi import spec
 from swconfig.common import exception
-from swconfig.common import forgetful
+from swconfig.common import lookup_cache
 from swconfig.common import urls
 
 AGENT = 'agent'
@@ -230,7 +230,7 @@ class _Pattern(typing.NamedTuple):
 
 
 #: URLs whose match ``RouteTable`` keeps, per method, each from its
-#: second request (``forgetful.KeptOnRepeat``); all are forgotten when
+#: second request (``lookup_cache.RepeatLookupCache``); all are forgotten when
 #: it is reached, and kept again as requested.
 MATCHES_KEPT = 4096
 
@@ -242,7 +242,7 @@ class RouteTable:
         # Method -> path -> its match: the same URLs come again and again
         # (a tenant reads a server's metadata, a client polls a
         # deployment), and a kept match costs one dict look-up.
-        self._matches: dict[str, forgetful.KeptOnRepeat] = {}
+        self._matches: dict[str, lookup_cache.RepeatLookupCache] = {}
         self._matches_kept = matches_kept
         # Candidates by (first segment, number of segments), in table
         # order: a few at most.
@@ -267,7 +267,7 @@ class RouteTable:
             found = self._match(method, raw_path)
             if kept is None:  # only methods some route serves get here
                 kept = self._matches.setdefault(
-                    method, forgetful.KeptOnRepeat(self._matches_kept))
+                    method, lookup_cache.RepeatLookupCache(self._matches_kept))
             kept.keep(raw_path, found)
         return found
 
