@@ -23,10 +23,10 @@ are refused before they are parsed (one up to twice that size is read and
 dropped first, so the client's keep-alive connection stays usable).
 
 Python's JSON parser accepts more than JSON, and what it lets through
-failed later: a lone UTF-16 surrogate (``"\\ud800"``) cannot be encoded for
-any database (a 500), and NaN or Infinity were stored and then echoed back
-as invalid JSON. Both are refused with a 400 naming the field, as are NUL
-characters in what create and update store.
+would fail later: a lone UTF-16 surrogate (``"\\ud800"``) cannot be
+encoded for any database (a 500), and NaN or Infinity would be stored and
+then echoed back as invalid JSON. Both are refused with a 400 naming the
+field, as are NUL characters in what create and update store.
 """
 
 import difflib

@@ -35,7 +35,7 @@ from typing import Any
 import urllib.parse
 
 from swconfig.common import exception
-from swconfig.common import forgetful
+from swconfig.common import lookup_cache
 
 #: The applications a route may name (``swconfig.api.routes`` says what
 #: each one serves).
@@ -138,7 +138,7 @@ class _Pattern(typing.NamedTuple):
 
 
 #: URLs whose match ``RouteTable`` keeps, per method, each from its
-#: second request (``forgetful.KeptOnRepeat``); all are forgotten when
+#: second request (``lookup_cache.RepeatLookupCache``); all are forgotten when
 #: it is reached, and kept again as requested.
 MATCHES_KEPT = 4096
 
@@ -152,7 +152,7 @@ class RouteTable:
         # Method -> path -> its match: the same URLs come again and again
         # (a tenant reads a server's metadata, a client polls a
         # deployment), and a kept match costs one dict look-up.
-        self._matches: dict[str, forgetful.KeptOnRepeat] = {}
+        self._matches: dict[str, lookup_cache.RepeatLookupCache] = {}
         self._matches_kept = matches_kept
         # Templates by (first segment, number of segments), in table
         # order, each with its routes by method: a few at most.
@@ -188,7 +188,7 @@ class RouteTable:
             found = self._match(method, raw_path)
             if kept is None:  # only methods some route serves get here
                 kept = self._matches.setdefault(
-                    method, forgetful.KeptOnRepeat(self._matches_kept))
+                    method, lookup_cache.RepeatLookupCache(self._matches_kept))
             kept.keep(raw_path, found)
         return found
 

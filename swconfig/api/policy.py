@@ -44,7 +44,7 @@ from oslo_policy import policy
 
 from swconfig import policies
 from swconfig.common import exception
-from swconfig.common import forgetful
+from swconfig.common import lookup_cache
 from swconfig.common.context import POLICY_SCALARS
 from swconfig.common.context import RequestContext
 from swconfig.conf import CONF
@@ -71,7 +71,7 @@ class Decisions:
     def __init__(self, clock: Callable[[], float] = time.monotonic
                  ) -> None:
         self._clock = clock
-        self._held = forgetful.ForgetfulDict(self.SIZE)
+        self._held = lookup_cache.LookupCache(self.SIZE)
 
     def get(self, key: tuple, generation: int) -> Any:
         """The decision, if one made by the rules of ``generation`` and

@@ -14,11 +14,11 @@
 
 """How a console script fails at start-up: one line, no traceback.
 
-A configuration error used to print a 40-120-line traceback, or to kill
-a worker process that the launcher then restarted every few seconds for
-ever. The console scripts now check what they can before launching, and
-``run`` turns what fails into ``<script>: error: <message>`` on stderr
-and a non-zero exit status.
+Left to fail where it is first used, a configuration error prints a
+40-120-line traceback, or kills a worker process that the launcher then
+restarts every few seconds for ever. So the console scripts check what
+they can before launching, and ``run`` turns what fails into
+``<script>: error: <message>`` on stderr and a non-zero exit status.
 """
 
 from collections.abc import Callable

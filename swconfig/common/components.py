@@ -119,11 +119,11 @@ def check_action(config: dict, action: str) -> None:
     """Raise UndefinedAction (400) for a custom action that component
     ``config`` has no entry for.
 
-    A typo such as ``BAKUP`` or ``backup`` used to "complete" with
-    nothing to run, which looked like success. Heat's lifecycle actions
-    stay accepted without an entry (they run nothing, Heat's behaviour);
-    a config that is not a component accepts any action (its script
-    reads ``deploy_action``).
+    Without this check a typo such as ``BAKUP`` or ``backup`` would
+    "complete" with nothing to run, which looks like success. Heat's
+    lifecycle actions stay accepted without an entry (they run nothing,
+    Heat's behaviour); a config that is not a component accepts any
+    action (its script reads ``deploy_action``).
     """
     if not is_component(config) or action in states.LIFECYCLE_ACTIONS:
         return

@@ -14,8 +14,8 @@
 
 """``[database] connection``, checked before anything connects.
 
-oslo.db opens the database lazily: a URL with an unknown dialect
-(``mysq+pymysql://...``) or a driver that is not installed used to fail
+oslo.db opens the database lazily: left to it, a URL with an unknown
+dialect (``mysq+pymysql://...``) or a driver that is not installed fails
 at the first query, as a traceback (in ``swconfig-manage``) or a 500 on
 every request, and SQLite cannot create the directory of its file. The
 console scripts call ``check`` at start-up and ``ensure_sqlite_directory``

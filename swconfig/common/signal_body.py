@@ -16,8 +16,8 @@
 storable.
 
 An agent cannot fix a signal the API refuses: heat-config-notify gives up
-on a 4xx and retries a 5xx, and either way the deployment used to wait
-for its timeout. So a signal is kept whenever it can be:
+on a 4xx and retries a 5xx, and either way the deployment of a refused
+signal waits for its timeout. So a signal is kept whenever it can be:
 
 * ``deploy_stdout`` and ``deploy_stderr`` longer than ``[agent]
   max_signal_output_size`` keep their tail (where a failure shows) after

@@ -48,14 +48,18 @@ opts = [
                     'cannot reach the backend keeps its share this long, '
                     'then does all background work itself until the '
                     'backend answers again.'),
-    cfg.FloatOpt('heartbeat_interval',
+    cfg.FloatOpt('member_heartbeat_interval',
                  min=0.2,
+                 deprecated_name='heartbeat_interval',
                  sample_default='member_timeout / 5',
-                 help='Seconds between an engine\'s heartbeats, sent from '
-                      'a thread of their own so a busy engine never looks '
-                      'dead. At most member_timeout / 3 (a larger value is '
-                      'lowered, with a warning). The live engines are read '
-                      'about once a second whatever this is.'),
+                 help='Seconds between an engine\'s heartbeats to the '
+                      'coordination backend, which keep it a member of the '
+                      'group, sent from a thread of their own so a busy '
+                      'engine never looks dead. At most member_timeout / 3 '
+                      '(a larger value is lowered, with a warning). The '
+                      'live engines are read about once a second whatever '
+                      'this is. (The heartbeats engines record in the '
+                      'database are [engine] database_heartbeat_interval.)'),
 ]
 
 

@@ -45,9 +45,10 @@ opts = [
                     'down. Casts of agent signals are never retried: the '
                     'engines\' signal sweep applies a signal whose cast '
                     'was lost.'),
-    cfg.IntOpt('heartbeat_interval',
+    cfg.IntOpt('database_heartbeat_interval',
                default=5,
                min=1,
+               deprecated_name='heartbeat_interval',
                help='Seconds between the heartbeats each engine records in '
                     'the database (a row per engine process, removed when '
                     'it stops cleanly). The API counts an engine as '
@@ -58,7 +59,9 @@ opts = [
                     '[upgrade_levels] engine pins older engines, which '
                     'record none). Set the same value for the API servers '
                     'and the engines, and keep their clocks in sync '
-                    '(NTP).'),
+                    '(NTP). (The heartbeats that keep an engine a member '
+                    'of the coordination group are [coordination] '
+                    'member_heartbeat_interval.)'),
     cfg.IntOpt('idempotency_key_expiry',
                default=86400,
                min=60,

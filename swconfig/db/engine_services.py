@@ -44,7 +44,7 @@ MISSED_BEATS = 3
 def heartbeat_window() -> float:
     """Seconds within which an engine's last heartbeat counts it as
     running."""
-    return MISSED_BEATS * CONF.engine.heartbeat_interval
+    return MISSED_BEATS * CONF.engine.database_heartbeat_interval
 
 
 def _cutoff(now: datetime.datetime | None = None) -> datetime.datetime:

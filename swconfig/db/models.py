@@ -367,11 +367,12 @@ class SignalInbox(Base):
 
 class EngineService(Base):
     """A running engine process: its heartbeat, recorded every ``[engine]
-    heartbeat_interval`` seconds and removed when it stops cleanly, tells
-    the API whether any engine can answer a call on ``topic`` before it
-    sends one. ``id`` is the process's own (several engines may share a
-    host); the row of an engine that died stays, its heartbeat ageing,
-    until an engine on the same host and topic starts."""
+    database_heartbeat_interval`` seconds and removed when it stops
+    cleanly, tells the API whether any engine can answer a call on
+    ``topic`` before it sends one. ``id`` is the process's own (several
+    engines may share a host); the row of an engine that died stays, its
+    heartbeat ageing, until an engine on the same host and topic
+    starts."""
 
     __tablename__ = 'engine_service'
     __table_args__ = (

@@ -62,7 +62,7 @@ _SERVERS_LOCK = _SERVERS_GET.with_for_update()
 # The renderer's input: every deployment of a server with its config.
 # Of a deployment only what ``metadata.stays_in_document`` and
 # ``document_changes`` read: decoding its inputs and outputs (JSON) and
-# timestamps was a third of a render's CPU.
+# timestamps would cost a third of a render's CPU.
 RENDER_DEPLOYMENT_COLUMNS = ('id', 'config_id', 'action', 'status',
                              'status_reason')
 _SERVER_DEPLOYMENT_CONFIGS = (

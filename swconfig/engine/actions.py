@@ -31,7 +31,6 @@ deployment at once.
 from oslo_db import api as oslo_db_api
 from oslo_db import exception as db_exc
 from oslo_log import log
-from oslo_utils import timeutils
 
 from swconfig import transports
 from swconfig.common import components
@@ -280,13 +279,3 @@ def _refuse_if_running(context: RequestContext, deployment_id: str,
         running_id=running['id'],
         since=representations.format_time(
             running['updated_at'] or running['created_at']))
-
-
-def purge_expired_keys() -> int:
-    """The engines' periodic task: forget expired Idempotency-Keys."""
-    admin = swconfig_context.get_admin_context()
-    removed = db_api.request_key_purge(admin, timeutils.utcnow())
-    if removed:
-        LOG.info('Purged %d expired Idempotency-Key(s) of creations and '
-                 'triggers', removed)
-    return removed

@@ -21,10 +21,10 @@ Two things are known without sending anything:
 
 * **No engine runs.** Engines record heartbeats in the database
   (``swconfig.engine.heartbeat``); when none on the topic has within the
-  window (three ``[engine] heartbeat_interval``), the call is refused
-  with ``NoEngineRunning``. The count is read at most once a second per
-  API worker. Not checked while ``[upgrade_levels] engine`` pins older
-  engines: they record no heartbeats.
+  window (three ``[engine] database_heartbeat_interval``), the call is
+  refused with ``NoEngineRunning``. The count is read at most once a
+  second per API worker. Not checked while ``[upgrade_levels] engine``
+  pins older engines: they record no heartbeats.
 * **The message bus is down.** Once a call failed on the bus, or has
   waited a second (calls take milliseconds), a broker is asked to accept
   a TCP connection (``rpc.bus_problem``, at most once a second per

@@ -15,9 +15,9 @@
 """Sharing background work between engines with tooz.
 
 Every engine joins one tooz group. A thread of its own heartbeats every
-``[coordination] heartbeat_interval`` and reads the live members about
-once a second, so neither a busy worker nor a slow Swift call can make
-a live engine look dead, and a dead engine's items move within
+``[coordination] member_heartbeat_interval`` and reads the live members
+about once a second, so neither a busy worker nor a slow Swift call can
+make a live engine look dead, and a dead engine's items move within
 ``member_timeout`` of its last heartbeat (tooz is told to expire a
 member one look-interval earlier, so noticing the expiry fits in too).
 
@@ -79,11 +79,11 @@ def timings() -> Timings:
     """The timings the options ask for; heartbeats fall on every n-th
     look, so their spacing is exact."""
     timeout = CONF.coordination.member_timeout
-    heartbeat = (CONF.coordination.heartbeat_interval
+    heartbeat = (CONF.coordination.member_heartbeat_interval
                  or timeout / 5)
     if heartbeat > timeout / 3:
-        LOG.warning('[coordination] heartbeat_interval %.1f s is too '
-                    'close to member_timeout %d s for a busy engine to '
+        LOG.warning('[coordination] member_heartbeat_interval %.1f s is '
+                    'too close to member_timeout %d s for a busy engine to '
                     'stay alive; using %.1f s', heartbeat, timeout,
                     timeout / 3)
         heartbeat = timeout / 3

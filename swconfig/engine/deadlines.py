@@ -15,16 +15,16 @@
 
 """When the engine's deployment timeouts are due.
 
-The timeout task used to look for passed deadlines every ``[agent]
-timeout_check_interval`` (10 s): a 5 s timeout ended at 16 s. Now each
-round ends by asking the database for the next deadline (one look-up in
-the ``(status, timeout_at)`` index) and the task sleeps until it is due,
-but never longer than the interval, which still bounds how late a
-deadline set by another engine is seen. A deployment given a deadline in
-this engine wakes the task when that deadline is nearer than its wake-up
-(``expect``, called once the deployment is committed, so the round it
-starts finds it), or when a round is running (which may have looked
-before the commit).
+Each round of the timeout task ends by asking the database for the next
+deadline (one look-up in the ``(status, timeout_at)`` index) and the
+task sleeps until it is due, but never longer than ``[agent]
+timeout_check_interval``, which bounds how late a deadline set by
+another engine is seen. Looking only every interval (10 s by default)
+would end a 5 s timeout as late as 16 s. A deployment given a deadline
+in this engine wakes the task when that deadline is nearer than its
+wake-up (``expect``, called once the deployment is committed, so the
+round it starts finds it), or when a round is running (which may have
+looked before the commit).
 
 A deadline is acted on ``SIGNAL_STORE_GRACE_SECONDS`` after it passed:
 a signal stamped by the deadline may still be committing (see

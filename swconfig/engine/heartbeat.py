@@ -15,11 +15,12 @@
 """This engine's heartbeat: how the API knows an engine is running.
 
 The engine records its first heartbeat when it starts, before it listens
-on the message bus, then one every ``[engine] heartbeat_interval``
-seconds (a task of the periodic table, ``periodics.table``), and removes
-its row when it stops cleanly, so that the API, which counts the recent
-heartbeats before each call (``swconfig.engine.availability``), answers
-503 at once when no engine runs. A killed engine's row simply ages out.
+on the message bus, then one every ``[engine]
+database_heartbeat_interval`` seconds (a task of the periodic table,
+``periodics.table``), and removes its row when it stops cleanly, so that
+the API, which counts the recent heartbeats before each call
+(``swconfig.engine.availability``), answers 503 at once when no engine
+runs. A killed engine's row simply ages out.
 
 There is one engine service per process (``swconfig-engine``'s worker,
 or ``swconfig-all``), so the heartbeat is one object per process,
@@ -53,7 +54,7 @@ class Heartbeat(base.PeriodicTask):
         self.context = swconfig_context.get_admin_context()
 
     def interval(self) -> float:
-        return CONF.engine.heartbeat_interval
+        return CONF.engine.database_heartbeat_interval
 
     def max_interval(self) -> float:
         return self.interval()

@@ -20,19 +20,24 @@ same ``Idempotency-Key`` header and gets the deployment the first try
 made instead of a second one. The key is looked up and stored in the
 writer transaction that makes the deployment, so two concurrent requests
 with one key cannot both make one: the second meets the unique
-constraint, starts again and finds the first's row.
+constraint, starts again and finds the first's row. The engines purge
+expired keys (``purge_expired_keys``, a periodic task).
 """
 
 import datetime
 import hashlib
 import json
 
+from oslo_log import log
 from oslo_utils import timeutils
 
+from swconfig.common import context as swconfig_context
 from swconfig.common import exception
 from swconfig.common.context import RequestContext
 from swconfig.conf import CONF
 from swconfig.db import api as db_api
+
+LOG = log.getLogger(__name__)
 
 
 def digest(request: dict) -> str:
@@ -70,3 +75,14 @@ def remember(context: RequestContext, key: str | None,
         'trigger_deployment_id': made_id, 'created_at': now,
         'expires_at': now + datetime.timedelta(
             seconds=CONF.engine.idempotency_key_expiry)})
+
+
+def purge_expired_keys() -> int:
+    """The engines' periodic task: forget expired Idempotency-Keys (a
+    bounded batch); returns how many."""
+    admin = swconfig_context.get_admin_context()
+    removed = db_api.request_key_purge(admin, timeutils.utcnow())
+    if removed:
+        LOG.info('Purged %d expired Idempotency-Key(s) of creations and '
+                 'triggers', removed)
+    return removed

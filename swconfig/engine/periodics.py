@@ -45,10 +45,10 @@ from swconfig.common import context as swconfig_context
 from swconfig.common import exception
 from swconfig.conf import CONF
 from swconfig.db import api as db_api
-from swconfig.engine import actions
 from swconfig.engine import deadlines
 from swconfig.engine import document_push
 from swconfig.engine import heartbeat
+from swconfig.engine import idempotency
 from swconfig.engine import rollouts
 from swconfig.engine import signals
 from swconfig.transports import base
@@ -195,7 +195,7 @@ def table() -> list[base.PeriodicTask]:
         Rollouts(),
         Every('key-purge',
               lambda: CONF.engine.idempotency_key_purge_interval,
-              actions.purge_expired_keys),
+              idempotency.purge_expired_keys),
     ]
     if transports.pushing_metadata_available():
         tasks.append(DocumentPush())

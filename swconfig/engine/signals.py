@@ -403,11 +403,6 @@ def time_out(deployment: dict) -> bool:
     return True
 
 
-def fail_timed_out() -> int:
-    """Time out every deployment past its deadline; returns how many."""
-    return sum(time_out(deployment) for deployment in timed_out())
-
-
 class EngineSink(transports_base.SignalSink):
     """The sink transports hand fetched signals to in an engine: applied
     here and now; one that cannot be applied now stays stored for the

@@ -49,14 +49,14 @@ from swconfig.api.agent import metadata_cache
 from swconfig.api.agent import poll_times
 from swconfig.api.middleware import fault
 from swconfig.api.middleware import request_id
-from swconfig.common import forgetful
+from swconfig.common import lookup_cache
 
 ETAG_HEADER = metadata_cache.ETAG_HEADER
 VERIFIED_QUERY = metadata_cache.VERIFIED_QUERY
 answer_of = metadata_cache.answer
 
 
-class Polls(forgetful.ForgetfulDict):
+class Polls(lookup_cache.LookupCache):
     """Recorded poll paths and their server ids, at most ``limit`` (the
     metadata cache's size: one URL per server, none without a cache); all
     are forgotten when it is reached, and recorded again as polled."""

@@ -26,10 +26,11 @@ from swconfig.common import exception
 from swconfig.conf import CONF
 from swconfig.transports import base
 from swconfig.transports.swift import client
-from swconfig.transports.swift import service
+from swconfig.transports.swift import mixins
 
 
-class PollTempUrlTransport(service.SwiftTransport, base.MetadataTransport):
+class PollTempUrlTransport(mixins.SwiftOptionsAndHealth,
+                           base.MetadataTransport):
     name = 'POLL_TEMP_URL'
     pushes_document = True
 

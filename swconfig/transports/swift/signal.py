@@ -33,8 +33,8 @@ from swconfig.common.context import RequestContext
 from swconfig.transports import base
 from swconfig.transports.swift import client
 from swconfig.transports.swift import client_derived
+from swconfig.transports.swift import mixins
 from swconfig.transports.swift import poller
-from swconfig.transports.swift import service
 
 LOG = log.getLogger(__name__)
 
@@ -43,7 +43,8 @@ def object_name(deployment_id: str, action_revision: int) -> str:
     return f'{deployment_id}/{action_revision}'
 
 
-class TempUrlSignalTransport(service.SwiftTransport, base.SignalTransport):
+class TempUrlSignalTransport(mixins.SwiftOptionsAndHealth,
+                             base.SignalTransport):
     name = 'TEMP_URL_SIGNAL'
 
     def periodic_tasks(self, sink: base.SignalSink

@@ -28,14 +28,15 @@ from swconfig.common import exception
 from swconfig.conf import CONF
 from swconfig.transports import base
 from swconfig.transports.zaqar import client
-from swconfig.transports.zaqar import service
+from swconfig.transports.zaqar import mixins
 
 
 def queue_for(server_id: str) -> str:
     return client.queue_name('m', server_id)
 
 
-class ZaqarMessageTransport(service.ZaqarTransport, base.MetadataTransport):
+class ZaqarMessageTransport(mixins.ZaqarOptionsAndHealth,
+                            base.MetadataTransport):
     name = 'ZAQAR_MESSAGE'
     pushes_document = True
 

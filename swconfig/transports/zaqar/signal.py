@@ -47,12 +47,13 @@ from swconfig.conf import CONF
 from swconfig.transports import base
 from swconfig.transports.zaqar import client
 from swconfig.transports.zaqar import consumer
-from swconfig.transports.zaqar import service
+from swconfig.transports.zaqar import mixins
 
 LOG = log.getLogger(__name__)
 
 
-class ZaqarSignalTransport(service.ZaqarTransport, base.SignalTransport):
+class ZaqarSignalTransport(mixins.ZaqarOptionsAndHealth,
+                           base.SignalTransport):
     name = 'ZAQAR_SIGNAL'
 
     def periodic_tasks(self, sink: base.SignalSink

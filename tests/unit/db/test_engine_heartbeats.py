@@ -59,7 +59,7 @@ def window() -> float:
 
 
 def test_the_window_is_three_intervals(set_conf):
-    set_conf('heartbeat_interval', 7, group='engine')
+    set_conf('database_heartbeat_interval', 7, group='engine')
     assert window() == 21
 
 
@@ -153,7 +153,7 @@ def test_a_restarted_engine_removes_its_killed_predecessor(beat, admin,
 
 def test_the_heartbeat_does_not_back_off(beat):
     assert beat.max_interval() == beat.interval() == (
-        CONF.engine.heartbeat_interval)
+        CONF.engine.database_heartbeat_interval)
 
 
 def test_a_failed_first_beat_is_logged_not_raised(beat, monkeypatch,

@@ -18,7 +18,10 @@ purged."""
 import datetime
 
 from oslo_db import exception as db_exc
+from oslo_utils import timeutils
 import pytest
+
+from swconfig.engine import idempotency
 
 NOW = datetime.datetime(2030, 6, 1, 12, 0, 0, 500000)
 DAY = datetime.timedelta(days=1)
@@ -63,3 +66,13 @@ def test_purge_removes_expired_keys_only(db, ctx, admin_ctx):
     assert db.request_key_purge(admin_ctx, NOW) == 0
     assert db.request_key_get(ctx, 'live', NOW) is not None
     assert db.request_key_get(ctx, 'old', NOW - 2 * DAY) is None
+
+
+def test_the_engines_task_purges_the_keys_expired_by_now(db, ctx):
+    now = timeutils.utcnow()
+    db.request_key_add(ctx, _key(ctx, 'old', expires_at=now - DAY))
+    db.request_key_add(ctx, _key(ctx, 'live', expires_at=now + DAY))
+    assert idempotency.purge_expired_keys() == 1
+    assert idempotency.purge_expired_keys() == 0
+    assert db.request_key_get(ctx, 'live', now) is not None
+    assert db.request_key_get(ctx, 'old', now - 2 * DAY) is None

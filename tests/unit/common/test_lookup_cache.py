@@ -12,11 +12,11 @@
 #    License for the specific language governing permissions and limitations
 #    under the License.
 
-from swconfig.common import forgetful
+from swconfig.common import lookup_cache
 
 
 def test_everything_is_forgotten_when_full():
-    held = forgetful.ForgetfulDict(2)
+    held = lookup_cache.LookupCache(2)
     held.keep('a', 1)
     held.keep('b', 2)
     assert held == {'a': 1, 'b': 2}
@@ -25,36 +25,37 @@ def test_everything_is_forgotten_when_full():
 
 
 def test_a_limit_of_zero_keeps_nothing():
-    for held in (forgetful.ForgetfulDict(0), forgetful.KeptOnRepeat(0)):
+    for held in (lookup_cache.LookupCache(0),
+                 lookup_cache.RepeatLookupCache(0)):
         for _ in range(3):
             held.keep('a', 1)
         assert held == {}
 
 
 def test_a_key_is_kept_on_its_second_keep():
-    held = forgetful.KeptOnRepeat(2)
+    held = lookup_cache.RepeatLookupCache(2)
     held.keep('a', 1)
     assert held == {}
     held.keep('a', 2)
     assert held == {'a': 2}
-    # Full: everything is forgotten, as in a ForgetfulDict.
+    # Full: everything is forgotten, as in a LookupCache.
     for key in ('b', 'b', 'c', 'c'):
         held.keep(key, key)
     assert held == {'c': 'c'}
 
 
 def test_noted_keys_are_forgotten_past_four_times_the_limit():
-    held = forgetful.KeptOnRepeat(2)
+    held = lookup_cache.RepeatLookupCache(2)
     held.keep('a', 1)
-    for n in range(forgetful.KeptOnRepeat.NOTED_PER_KEPT * 2 - 1):
+    for n in range(lookup_cache.RepeatLookupCache.NOTED_PER_KEPT * 2 - 1):
         held.keep(n, n)
     assert held == {}
     # 'a' was among the last notes: still noted, so this keeps it.
     held.keep('a', 1)
     assert held == {'a': 1}
-    held = forgetful.KeptOnRepeat(2)
+    held = lookup_cache.RepeatLookupCache(2)
     held.keep('a', 1)
-    for n in range(forgetful.KeptOnRepeat.NOTED_PER_KEPT * 2):
+    for n in range(lookup_cache.RepeatLookupCache.NOTED_PER_KEPT * 2):
         held.keep(n, n)
     # The notes were forgotten before the last one: 'a' is noted afresh.
     held.keep('a', 1)

@@ -12,18 +12,19 @@
 #    License for the specific language governing permissions and limitations
 #    under the License.
 
-"""What both Zaqar transports share: swconfig's Zaqar (``[zaqar]``), its
-options and its health, declared once for the signal and the metadata
-plugin."""
+"""The mixin both Swift transports share: the options and the health of
+swconfig's Swift account (``[swift]``), declared once for the signal and
+the metadata plugin."""
 
 from oslo_config import cfg
 
-from swconfig.transports.zaqar import client
-from swconfig.transports.zaqar import options
+from swconfig.transports.swift import client
+from swconfig.transports.swift import options
 
 
-class ZaqarTransport:
-    """Mixed into both plugins ahead of their ``base`` class."""
+class SwiftOptionsAndHealth:
+    """Mixed into both plugins ahead of their ``base`` class: their
+    ``list_opts``, ``missing_configuration`` and ``service_problem``."""
 
     @classmethod
     def list_opts(cls) -> list[tuple[cfg.OptGroup, list[cfg.Opt]]]:

@@ -12,19 +12,19 @@
 #    License for the specific language governing permissions and limitations
 #    under the License.
 
-"""A dict that forgets everything when it is full.
+"""Caches of per-process look-ups, bounded and cleared whole when full.
 
-The API keeps a few per-process look-ups whose misses are only slower,
-never wrong: the paths agents polled before, the route of each URL
-requested recently, recent policy decisions. A least-recently-used order
-would cost bookkeeping on every hit, and hits are the hot path; clearing
-the whole dict when it is full costs one refill, now and then.
+The API keeps a few look-ups whose misses are only slower, never wrong:
+the paths agents polled before, the route of each URL requested
+recently, recent policy decisions. A least-recently-used order would
+cost bookkeeping on every hit, and hits are the hot path; clearing the
+whole cache when it is full costs one refill, now and then.
 """
 
 from typing import Any
 
 
-class ForgetfulDict(dict):
+class LookupCache(dict):
     """At most ``limit`` items; all are forgotten when it is reached (a
     limit of 0 keeps nothing). Read it as a dict; add with ``keep``."""
 
@@ -40,8 +40,9 @@ class ForgetfulDict(dict):
         self[key] = value
 
 
-class KeptOnRepeat(ForgetfulDict):
-    """A ForgetfulDict that keeps a key only when it is kept again.
+class RepeatLookupCache(LookupCache):
+    """A LookupCache that keeps a key only when it is kept again: a
+    cache of the look-ups that repeat.
 
     For look-ups whose keys mostly recur (a client polling a deployment,
     a dashboard refreshing a server) but which a sweep over many more
