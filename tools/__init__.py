@@ -10,6 +10,7 @@
 #    distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
 #    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
 #    License for the specific language governing permissions and limitations
+#    under the License.
 
 """Where a swconfig checkout keeps its own tools: ``dev.py`` (run as a
 script, standard library only) and the modules it and the tests share."""

@@ -34,6 +34,7 @@ import json
 import mimetypes
 import re
 from typing import Any
+from typing import NamedTuple
 import urllib.parse
 
 from webob import etag as webob_etag
@@ -44,15 +45,42 @@ from swconfig.common import exception
 from swconfig.common import urls
 from swconfig.conf import CONF
 
-#: The pages, as the path segments after ``/dashboard/``; ``*`` is one
-#: non-empty segment (an id).
-PAGES = frozenset((
-    (), ('signin',),
-    ('configs',), ('configs', 'new'), ('configs', '*'),
-    ('deployments',), ('deployments', 'new'), ('deployments', '*'),
-    ('servers',), ('servers', '*'),
-    ('rollouts',), ('rollouts', '*'),
-))
+
+class Page(NamedTuple):
+    """A page of the dashboard. This table is the one list of them: the
+    API answers ``index.html`` at exactly these URLs, and the scripts
+    read it from ``settings.json`` to know which function draws a URL and
+    what the navigation bar links to."""
+
+    #: The path segments after ``/dashboard/``, joined by ``/``; ``*`` is
+    #: one non-empty segment (an id).
+    path: str
+    #: ``module.function``: the function of ``static/<module>.js`` that
+    #: draws the page, exported and imported by ``app.js``. None for the
+    #: sign-in, which ``app.js`` draws before any page needing a session.
+    view: str | None
+    #: The page's label in the navigation bar, if it has one.
+    nav: str | None = None
+
+
+#: In the order the scripts try them: ``new`` before an id.
+PAGES = (
+    Page('', 'configs.list'),
+    Page('signin', None),
+    Page('configs', 'configs.list', 'Configs'),
+    Page('configs/new', 'forms.newConfig'),
+    Page('configs/*', 'configs.detail'),
+    Page('deployments', 'deployments.list', 'Deployments'),
+    Page('deployments/new', 'forms.newDeployment'),
+    Page('deployments/*', 'deployments.detail'),
+    Page('servers', 'servers.list', 'Servers'),
+    Page('servers/*', 'servers.detail'),
+    Page('rollouts', 'rollouts.list', 'Rollouts'),
+    Page('rollouts/*', 'rollouts.detail'),
+)
+_PAGE_SEGMENTS = tuple(tuple(page.path.split('/')) if page.path else ()
+                       for page in PAGES)
+
 STATIC = 'static'
 SETTINGS = 'settings.json'
 #: What a file of the static directory may be called: no dot files, no
@@ -118,8 +146,10 @@ def is_dashboard_path(path: str) -> bool:
 def _is_page(segments: list[str]) -> bool:
     if not all(segments):
         return False
-    return tuple(segments) in PAGES or (
-        len(segments) == 2 and (segments[0], '*') in PAGES)
+    return any(len(page) == len(segments) and all(
+        expected in ('*', segment)
+        for expected, segment in zip(page, segments, strict=True))
+        for page in _PAGE_SEGMENTS)
 
 
 class DashboardApp:
@@ -189,10 +219,12 @@ class DashboardApp:
             found.body]
 
     def _settings(self, environ: dict, start_response: Any) -> Any:
-        """What the sign-in page needs to know before it has a token."""
+        """What the sign-in page needs to know before it has a token, and
+        the pages."""
         body = json.dumps({
             'auth_strategy': CONF.auth_strategy,
             'keystone_url': CONF.api.dashboard_keystone_url,
+            'pages': [page._asdict() for page in PAGES],
             'version': version.version_string(),
         }).encode('utf-8')
         start_response('200 OK', [

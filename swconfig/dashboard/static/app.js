@@ -1,3 +1,17 @@
+// Copyright 2026 swconfig developers
+//
+//    Licensed under the Apache License, Version 2.0 (the "License"); you may
+//    not use this file except in compliance with the License. You may obtain
+//    a copy of the License at
+//
+//         http://www.apache.org/licenses/LICENSE-2.0
+//
+//    Unless required by applicable law or agreed to in writing, software
+//    distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+//    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+//    License for the specific language governing permissions and limitations
+//    under the License.
+
 // The dashboard's entry point: who is signed in, which page the URL
 // names, and the links between pages (history navigation, no reloads).
 
@@ -12,25 +26,24 @@ import * as forms from './forms.js';
 
 const BASE = new URL(document.baseURI).pathname;
 
-const PAGES = [
-  [/^$/, configs.list],
-  [/^configs$/, configs.list],
-  [/^configs\/new$/, forms.newConfig],
-  [/^configs\/([^/]+)$/, configs.detail],
-  [/^deployments$/, deployments.list],
-  [/^deployments\/new$/, forms.newDeployment],
-  [/^deployments\/([^/]+)$/, deployments.detail],
-  [/^servers$/, servers.list],
-  [/^servers\/([^/]+)$/, servers.detail],
-  [/^rollouts$/, rollouts.list],
-  [/^rollouts\/([^/]+)$/, rollouts.detail],
-];
-
-const NAV = [['configs', 'Configs'], ['deployments', 'Deployments'],
-             ['servers', 'Servers'], ['rollouts', 'Rollouts']];
+// The modules whose functions draw pages; settings.json names the
+// function of each page as "module.function".
+const VIEWS = {configs, deployments, servers, rollouts, forms};
 
 let settings = null;
+let pages = null;  // [pattern, draw] in the server's order
 let running = null;  // the AbortController of the page shown
+
+// The server's page list (swconfig.api.dashboard.PAGES) as patterns and
+// the functions that draw them. A path's segments are lower-case words,
+// or "*": one segment, an id.
+function pagesOf(listed) {
+  return listed.filter((page) => page.view).map((page) => {
+    const [module, name] = page.view.split('.');
+    const pattern = page.path.replaceAll('*', '([^/]+)');
+    return [new RegExp(`^${pattern}$`), VIEWS[module][name]];
+  });
+}
 
 export function go(path) {
   history.pushState(null, '', new URL(path, document.baseURI));
@@ -46,7 +59,8 @@ function pagePath() {
 function drawChrome(who) {
   const nav = document.getElementById('nav');
   const current = pagePath().split('/')[0] || 'configs';
-  fill(nav, h('ul', {}, NAV.map(([path, label]) => h('li', {},
+  const linked = settings.pages.filter((page) => page.nav);
+  fill(nav, h('ul', {}, linked.map(({path, nav: label}) => h('li', {},
     h('a', {href: path, 'data-nav': true,
             'aria-current': path === current ? 'page' : null}, label)))));
   const whoBox = document.getElementById('who');
@@ -70,6 +84,7 @@ async function render() {
   if (!settings) {
     settings = await (await fetch('settings.json', {cache: 'no-store'}))
       .json();
+    pages = pagesOf(settings.pages);
   }
   if (settings.auth_strategy !== 'keystone' && params.get('project')) {
     session.save({project: params.get('project')});
@@ -83,7 +98,7 @@ async function render() {
     return;
   }
   drawChrome(who);
-  for (const [pattern, page] of PAGES) {
+  for (const [pattern, page] of pages) {
     const match = pattern.exec(path);
     if (!match) continue;
     fill(main, h('p', {}, 'Loading…'));

@@ -13,7 +13,7 @@
 #    under the License.
 
 """The alembic migrations: one head, the schema the models describe on every
-backend, upgrades that can run again (doc/source/reference/development.rst),
+backend, upgrades that can run again (doc/source/contributor/index.rst),
 and rows written at each revision carried intact to head.
 
 Each test gets a fresh database: a SQLite file, or a scratch database on

@@ -10,6 +10,7 @@
 #    distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
 #    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
 #    License for the specific language governing permissions and limitations
+#    under the License.
 
 """``tools/dev.py serve``'s banner: the lines a newcomer pastes into a
 second terminal must name the address the service really listens on."""

@@ -10,6 +10,7 @@
 #    distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
 #    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
 #    License for the specific language governing permissions and limitations
+#    under the License.
 
 """tools/local_agent.py's own decisions: which service it talks to, the
 os-collect-config.conf it writes, and its arguments. The agent itself
