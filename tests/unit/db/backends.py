@@ -12,9 +12,9 @@
 #    License for the specific language governing permissions and limitations
 #    under the License.
 
-"""The real database backends a DB test runs on (none is ever skipped:
-MariaDB and PostgreSQL are started if down), with the ``facade`` fixture
-of ``conftest``: a fresh, migrated database per test."""
+"""The real database backends a DB or engine test runs on (none is ever
+skipped: MariaDB and PostgreSQL are started if down), with the ``facade``
+fixture of tests/unit/conftest.py: a fresh, migrated database per test."""
 
 import contextlib
 from typing import Any
