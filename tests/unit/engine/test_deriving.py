@@ -35,13 +35,6 @@ DEPLOY_NAMES = ['deploy_server_id', 'deploy_action',
                 'deploy_signal_transport']
 
 
-@pytest.fixture
-def keyring(monkeypatch):
-    keys = signing.KeyRing({'unit': b'u' * 32}, 'unit')
-    monkeypatch.setattr(signing, '_KEYRING', keys)
-    return keys
-
-
 def derive(source=None, input_values=None, transport=None, action='CREATE',
            revision=1, name=None):
     return deriving.derive(source or source_config(), SERVER, DEPLOYMENT_ID,
