@@ -29,15 +29,12 @@ MariaDB and PostgreSQL, started if down, never skipped).
 
 import contextlib
 
-from oslo_db.sqlalchemy import enginefacade
 import pytest
 
 from swconfig.api.agent import poll_times
 from swconfig.common import context as swconfig_context
 from swconfig.conf import CONF
 from swconfig.db import api as db_api
-from swconfig.db import migration
-from swconfig.db import models
 from swconfig.db import session
 from tests.unit.db import backends
 from tests.unit.db import rows
@@ -83,18 +80,10 @@ def no_poll_time_writer():
 
 @pytest.fixture(scope='session')
 def unit_facade(tmp_path_factory):
-    path = tmp_path_factory.mktemp('unit-db') / 'swconfig.sqlite'
-    facade = enginefacade.transaction_context()
-    facade.configure(connection=f'sqlite:///{path}', sqlite_fk=True)
-    migration.upgrade('head', engine=facade.writer.get_engine())
+    facade = backends.migrated_sqlite_facade(
+        tmp_path_factory.mktemp('unit-db') / 'swconfig.sqlite')
     yield facade
     facade.dispose_pool()
-
-
-def _empty(facade):
-    with facade.writer.get_engine().begin() as connection:
-        for table in reversed(models.Base.metadata.sorted_tables):
-            connection.execute(table.delete())
 
 
 @pytest.fixture
@@ -105,7 +94,7 @@ def db(unit_facade):
         yield db_api
     finally:
         reset()
-        _empty(unit_facade)
+        backends.empty_tables(unit_facade)
 
 
 @pytest.fixture
