@@ -16,7 +16,7 @@
 (``swconfig.engine.availability``), and how EngineAPI uses it: a bus
 that failed is probed, and while it refuses connections calls are
 refused at once and calls already waiting give up. The engines' count
-is tested on the database, in tests/unit/db/test_engine_heartbeats.py."""
+is tested on the database, in tests/unit/engine/test_heartbeat.py."""
 
 import logging
 import threading
