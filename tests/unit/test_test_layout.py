@@ -28,6 +28,8 @@ import pytest
 
 TESTS_DIR = pathlib.Path(__file__).resolve().parents[1]
 ROOT = TESTS_DIR.parent
+#: The second test module of the ``tree`` fixture.
+TWO = 'tests.unit.engine.test_two'
 
 
 def _module_name(path: pathlib.Path) -> str:
@@ -105,8 +107,8 @@ def tree(tmp_path):
 @pytest.mark.parametrize('source, line', [
     ('from tests.unit.engine.test_two import helper', 1),
     ('from tests.unit.engine import test_two', 1),
-    ('import tests.unit.engine.test_two', 1),
-    ('import tests.unit.engine.test_two as two', 1),
+    (f'import {TWO}', 1),
+    (f'import {TWO} as two', 1),
     ('from .test_two import helper', 1),
     ('from . import test_two', 1),
     ('def test_later():\n    from tests.unit.engine.test_two import x', 2),
