@@ -19,7 +19,12 @@ call from the API's log to its outcome."""
 import json
 import logging
 
-from tests.functional.api import test_agent_path as agent_path
+from tests.functional.api.agent_helpers import local_path
+from tests.functional.api.agent_helpers import signal_url_of
+from tests.functional.api.deployment_helpers import deploy_to
+from tests.functional.api.deployment_helpers import deployments_url
+from tests.functional.api.deployment_helpers import poll_until
+from tests.functional.api.deployment_helpers import script_config
 
 
 def _stored_by(caplog, request_id: str) -> list[str]:
@@ -31,17 +36,17 @@ def _logged(caplog, request_id: str) -> list[str]:
     # The engine logs after its transaction commits, so the deployment
     # can read finished a moment before the line is written: wait for the
     # line itself, inside caplog.at_level, which must still be in force.
-    return agent_path._poll(lambda: _stored_by(caplog, request_id), bool,
-                            f'the log line of request {request_id}')
+    return poll_until(lambda: _stored_by(caplog, request_id), bool,
+                      f'the log line of request {request_id}')
 
 
 def test_agent_signal_is_logged_with_its_request_id(inprocess_stack,
                                                     project, caplog):
     api = inprocess_stack
-    source = agent_path._config(api, project)
-    deployment = agent_path._derived(api, project, f'{project}-srv',
-                                     source['id'])
-    url = agent_path._local(agent_path._signal_url(api, project, deployment))
+    source = script_config(api, project)
+    deployment = deploy_to(api, project, f'{project}-srv',
+                           source['id'])
+    url = local_path(signal_url_of(api, project, deployment))
     with caplog.at_level(logging.INFO, logger='swconfig.engine.signals'):
         reply = api.put(url, data=json.dumps({'deploy_status_code': 0}))
         assert reply.status == 200, reply.text
@@ -53,11 +58,11 @@ def test_agent_signal_is_logged_with_its_request_id(inprocess_stack,
 def test_user_signal_is_logged_with_its_request_id(inprocess_stack,
                                                    project, caplog):
     api = inprocess_stack
-    source = agent_path._config(api, project)
-    deployment = agent_path._derived(api, project, f'{project}-srv',
-                                     source['id'])
+    source = script_config(api, project)
+    deployment = deploy_to(api, project, f'{project}-srv',
+                           source['id'])
     with caplog.at_level(logging.INFO, logger='swconfig.engine.signals'):
-        reply = api.post(agent_path._deployments(
+        reply = api.post(deployments_url(
             project, f'/{deployment["id"]}/signal'),
             json={'deploy_status_code': 0})
         assert reply.status == 200, reply.text

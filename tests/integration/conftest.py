@@ -33,6 +33,7 @@ import uuid
 
 import pytest
 
+from tests.fixtures import agents
 from tests.fixtures import api_client
 from tests.fixtures import processes
 from tests.fixtures.heat_service import heat_cloud  # noqa: F401
@@ -106,3 +107,10 @@ def server():
     """A server id of the test's own (a server belongs to the project that
     first deploys to it)."""
     return f'server-{uuid.uuid4().hex[:12]}'
+
+
+@pytest.fixture
+def agent(tmp_path):
+    """One simulated server's real os-collect-config and heat-agents
+    (``tests.fixtures.agents.Agent``), in a directory of the test's own."""
+    return agents.Agent(tmp_path / 'agent')

@@ -32,12 +32,9 @@ import email.utils
 import json
 import re
 import time
-import uuid
 
 import pytest
 import requests
-
-from tests.fixtures import agents
 
 # The session fixture ``agent_stack`` (one stack per backend, shared by
 # the agent-path modules): a plugin is registered once, so both modules
@@ -71,18 +68,6 @@ def stack(agent_stack):
     """The shared stack of this test's backend (embedded-sqlite or
     separate-mariadb)."""
     return agent_stack
-
-
-@pytest.fixture
-def server():
-    """A server id of this test's own (a server belongs to the project
-    that first deploys to it)."""
-    return f'server-{uuid.uuid4().hex[:12]}'
-
-
-@pytest.fixture
-def agent(tmp_path):
-    return agents.Agent(tmp_path / 'agent')
 
 
 def greeting_config(stack, project):

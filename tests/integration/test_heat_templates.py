@@ -31,7 +31,6 @@ import uuid
 import pytest
 import yaml
 
-from tests.fixtures import agents
 from tests.fixtures import stack_agents
 
 pytestmark = pytest.mark.integration
@@ -118,11 +117,6 @@ def _server() -> str:
 
 def _lines(path: pathlib.Path) -> list[str]:
     return path.read_text().splitlines() if path.exists() else []
-
-
-@pytest.fixture
-def agent(tmp_path):
-    return agents.Agent(tmp_path / 'agent')
 
 
 def _assert_status(cloud, stack, status: str) -> None:

@@ -29,11 +29,24 @@ from typing import Any
 import urllib.parse
 
 from tests.functional.api import helpers
+from tests.functional.api.agent_helpers import config_ids_in
+from tests.functional.api.agent_helpers import fetch_document
+from tests.functional.api.agent_helpers import local_path
+from tests.functional.api.agent_helpers import metadata_url_of
+from tests.functional.api.agent_helpers import signal_url_of
+from tests.functional.api.deployment_helpers import deploy_to
+from tests.functional.api.deployment_helpers import deployments_url
+from tests.functional.api.deployment_helpers import events_of
+from tests.functional.api.deployment_helpers import get_config
+from tests.functional.api.deployment_helpers import inputs_by_name
+from tests.functional.api.deployment_helpers import poll_until
+from tests.functional.api.deployment_helpers import script_config
+from tests.functional.api.deployment_helpers import show_deployment
+from tests.functional.api.deployment_helpers import wait_event
+from tests.functional.api.deployment_helpers import wait_finished
 from tests.functional.api.helpers import assert_error
-from tests.functional.api.helpers import create_config
 from tests.functional.api.helpers import create_deployment
 
-POLL_SECONDS = 10
 MAX_BODY = 1048576  # [api] max_json_body_size's default
 RFC1123 = re.compile(r'^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d\d '
                      r'(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) '
@@ -41,126 +54,33 @@ RFC1123 = re.compile(r'^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d\d '
 DEPLOY_INPUTS = ['deploy_server_id', 'deploy_action',
                  'deploy_signal_transport', 'deploy_signal_id',
                  'deploy_signal_verb']
-OUTPUTS = [{'name': 'result'}, {'name': 'err', 'error_output': True}]
 
 
 # -- helpers ------------------------------------------------------------------
-
-def _deployments(project: str, suffix: str = '') -> str:
-    return helpers.url(project, 'software_deployments', suffix)
-
 
 def _base_url(api: Any) -> str:
     # webtest's application URL, or the real server's.
     return getattr(api, 'base_url', 'http://localhost')
 
 
-def _local(url: str) -> str:
-    """The path and query of an absolute URL, for the test client."""
-    parts = urllib.parse.urlsplit(url)
-    return f'{parts.path}?{parts.query}'
-
-
-def _poll(fetch: Any, done: Any, what: str) -> Any:
-    deadline = time.monotonic() + POLL_SECONDS
-    while True:
-        value = fetch()
-        if done(value):
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError(f'timed out waiting for {what}: {value!r}')
-        time.sleep(0.05)
-
-
-def _show(api: Any, project: str, deployment_id: str) -> dict:
-    reply = api.get(_deployments(project, '/' + deployment_id))
-    assert reply.status == 200, reply.text
-    return reply.json['software_deployment']
-
-
-def _wait_finished(api: Any, project: str, deployment_id: str) -> dict:
-    return _poll(lambda: _show(api, project, deployment_id),
-                 lambda d: d['status'] != 'IN_PROGRESS',
-                 f'deployment {deployment_id} to finish')
-
-
-def _events(api: Any, project: str, deployment_id: str) -> list[dict]:
-    reply = api.get(_deployments(project, f'/{deployment_id}/events'))
-    assert reply.status == 200, reply.text
-    return reply.json['events']
-
-
-def _wait_event(api: Any, project: str, deployment_id: str,
-                reason_start: str) -> dict:
-    events = _poll(lambda: _events(api, project, deployment_id),
-                   lambda evs: any((e['reason'] or '').startswith(
-                       reason_start) for e in evs),
-                   f'an event "{reason_start}..."')
-    return [e for e in events if e['reason'].startswith(reason_start)][-1]
-
-
-def _config(api: Any, project: str, **body: Any) -> dict:
-    body.setdefault('outputs', OUTPUTS)
-    body.setdefault('config', '#!/bin/sh\necho hi\n')
-    return create_config(api, project, **body)
-
-
-def _derived(api: Any, project: str, server: str, config_id: str,
-             **body: Any) -> dict:
-    body.setdefault('signal_transport', 'HEAT_SIGNAL')
-    return create_deployment(api, project, server_id=server,
-                             config_id=config_id, **body)
-
-
-def _get_config(api: Any, project: str, config_id: str) -> dict:
-    reply = api.get(helpers.url(project, 'software_configs', '/' + config_id))
-    assert reply.status == 200, reply.text
-    return reply.json['software_config']
-
-
-def _inputs(config: dict) -> dict:
-    return {item['name']: item for item in config['inputs']}
-
-
-def _signal_url(api: Any, project: str, deployment: dict) -> str:
-    derived = _get_config(api, project, deployment['config_id'])
-    return _inputs(derived)['deploy_signal_id']['value']
-
-
-def _metadata_url(api: Any, project: str, server: str) -> str:
-    reply = api.get(helpers.url(project, 'servers', f'/{server}/agent-config'))
-    assert reply.status == 200, reply.text
-    return reply.json['os-collect-config']['request']['metadata_url']
-
-
-def _document(api: Any, metadata_url: str) -> tuple[dict, str]:
-    reply = api.get(_local(metadata_url))
-    assert reply.status == 200, reply.text
-    return reply.json, reply.headers['ETag']
-
-
-def _config_ids(document: dict) -> list[str]:
-    return [entry['id'] for entry in document['deployments']]
-
-
 # -- server-side derivation ---------------------------------------------------
 
 def test_heat_signal_derives_a_new_config(api, project):
     server = f'{project}-srv'
-    source = _config(api, project, name='src', inputs=[
+    source = script_config(api, project, name='src', inputs=[
         {'name': 'foo', 'default': 'dflt'},
         {'name': 'bar', 'type': 'Number'},
         {'name': 'baz', 'default': 'b'}])
-    deployment = _derived(api, project, server, source['id'],
-                          input_values={'bar': 7, 'extra': 'x', 'baz': 'B'},
-                          action='CREATE', name='named')
+    deployment = deploy_to(api, project, server, source['id'],
+                           input_values={'bar': 7, 'extra': 'x', 'baz': 'B'},
+                           action='CREATE', name='named')
     assert deployment['status'] == 'IN_PROGRESS'
     assert deployment['status_reason'] == 'Deploy data available'
     assert deployment['action'] == 'CREATE'
     assert deployment['input_values'] == {'bar': 7, 'extra': 'x', 'baz': 'B'}
     assert deployment['config_id'] != source['id']
 
-    derived = _get_config(api, project, deployment['config_id'])
+    derived = get_config(api, project, deployment['config_id'])
     assert (derived['name'], derived['group']) == ('named', 'script')
     assert derived['config'] == source['config']
     assert derived['outputs'] == source['outputs']
@@ -172,7 +92,7 @@ def test_heat_signal_derives_a_new_config(api, project):
                                      dict(declared[2], value='B')]
     assert derived['inputs'][3] == {'name': 'extra', 'type': 'String',
                                     'value': 'x'}
-    deploy = _inputs(derived)
+    deploy = inputs_by_name(derived)
     assert all(deploy[name]['type'] == 'String' for name in DEPLOY_INPUTS)
     assert deploy['deploy_server_id']['value'] == server
     assert deploy['deploy_action']['value'] == 'CREATE'
@@ -187,40 +107,40 @@ def test_heat_signal_derives_a_new_config(api, project):
 
     # The source config itself is untouched; a second deployment of it
     # gets a config of its own.
-    assert _get_config(api, project, source['id']) == source
-    again = _derived(api, project, server, source['id'])
+    assert get_config(api, project, source['id']) == source
+    again = deploy_to(api, project, server, source['id'])
     assert again['config_id'] not in (source['id'], deployment['config_id'])
     assert again['action'] == 'CREATE'  # the default action
 
 
 def test_no_signal_default_and_unknown_transports(api, project):
     server = f'{project}-srv'
-    source = _config(api, project)
-    quiet = _derived(api, project, server, source['id'],
-                     signal_transport='NO_SIGNAL', action='UPDATE')
+    source = script_config(api, project)
+    quiet = deploy_to(api, project, server, source['id'],
+                      signal_transport='NO_SIGNAL', action='UPDATE')
     assert quiet['status'] == 'COMPLETE'
     assert quiet['status_reason'] == 'Not waiting for outputs signal'
-    inputs = _get_config(api, project, quiet['config_id'])['inputs']
+    inputs = get_config(api, project, quiet['config_id'])['inputs']
     assert [item['name'] for item in inputs] == DEPLOY_INPUTS[:3]
     assert inputs[2]['value'] == 'NO_SIGNAL'
     assert inputs[1]['value'] == 'UPDATE'
 
-    default = _derived(api, project, server, source['id'],
-                       signal_transport='default')
+    default = deploy_to(api, project, server, source['id'],
+                        signal_transport='default')
     assert default['status'] == 'IN_PROGRESS'
-    inputs = _inputs(_get_config(api, project, default['config_id']))
+    inputs = inputs_by_name(get_config(api, project, default['config_id']))
     assert inputs['deploy_signal_transport']['value'] == 'HEAT_SIGNAL'
     assert inputs['deploy_signal_verb']['value'] == 'PUT'
 
     configs_before = api.get(helpers.url(project, 'software_configs')).json
     other = f'{project}-other-srv'
-    error = assert_error(api.post(_deployments(project), json={
+    error = assert_error(api.post(deployments_url(project), json={
         'config_id': source['id'], 'server_id': other,
         'signal_transport': 'CFN_SIGNAL'}), 400, 'UnknownSignalTransport')
     assert 'CFN_SIGNAL' in error['message']
     assert 'HEAT_SIGNAL' in error['message']
     # Nothing written: no deployment, no derived config, no server claim.
-    listed = api.get(_deployments(project)).json['software_deployments']
+    listed = api.get(deployments_url(project)).json['software_deployments']
     assert [d['id'] for d in listed] == [quiet['id'], default['id']]
     assert api.get(helpers.url(project, 'software_configs')).json == (
         configs_before)
@@ -243,20 +163,20 @@ def test_metadata_document_validators_and_changes(api, project):
         f'{_base_url(api)}/agent/servers/{server}/metadata?token=')
     assert f'metadata_url = {url}\n' in agent_config['os_collect_config_conf']
 
-    empty, empty_etag = _document(api, url)
+    empty, empty_etag = fetch_document(api, url)
     assert empty['deployments'] == []
     assert empty['os-collect-config']['request']['metadata_url'] == url
 
-    first = api.get(_local(url))
+    first = api.get(local_path(url))
     assert first.headers['Content-Type'].startswith('application/json')
     etag = first.headers['ETag']
     assert re.fullmatch(r'"[^"]+"', etag)
     last_modified = first.headers['Last-Modified']
     assert RFC1123.match(last_modified), last_modified
     assert email_utils.parsedate_to_datetime(last_modified).tzinfo
-    assert api.get(_local(url), headers={
+    assert api.get(local_path(url), headers={
         'If-None-Match': etag}).status == 304
-    head = api.request('HEAD', _local(url))
+    head = api.request('HEAD', local_path(url))
     assert head.status == 200 and head.text == ''
     assert head.headers['ETag'] == etag
     assert head.headers['Last-Modified'] == last_modified
@@ -264,49 +184,49 @@ def test_metadata_document_validators_and_changes(api, project):
     # re-renders, but an unchanged document is not rewritten, so even a
     # second later Last-Modified has not moved).
     time.sleep(1.05)
-    assert _metadata_url(api, project, server) == url
-    again = api.get(_local(url))
+    assert metadata_url_of(api, project, server) == url
+    again = api.get(local_path(url))
     assert (again.text, again.headers['ETag'],
             again.headers['Last-Modified']) == (first.text, etag,
                                                 last_modified)
 
-    source = _config(api, project, name='web')
-    deployment = _derived(api, project, server, source['id'],
-                          input_values={'x': 1})
-    document, added_etag = _document(api, url)
+    source = script_config(api, project, name='web')
+    deployment = deploy_to(api, project, server, source['id'],
+                           input_values={'x': 1})
+    document, added_etag = fetch_document(api, url)
     assert added_etag != etag
-    assert api.get(_local(url), headers={
+    assert api.get(local_path(url), headers={
         'If-None-Match': etag}).status == 200
-    assert api.get(_local(url), headers={
+    assert api.get(local_path(url), headers={
         'If-None-Match': added_etag}).status == 304
-    assert _config_ids(document) == [deployment['config_id']]
+    assert config_ids_in(document) == [deployment['config_id']]
     entry = document['deployments'][0]
-    assert entry == _get_config(api, project, deployment['config_id'])
-    assert _inputs(entry)['x']['value'] == 1
+    assert entry == get_config(api, project, deployment['config_id'])
+    assert inputs_by_name(entry)['x']['value'] == 1
     assert document['os-collect-config']['request']['metadata_url'] == url
 
-    assert api.delete(_deployments(project, '/' + deployment['id'])
+    assert api.delete(deployments_url(project, '/' + deployment['id'])
                       ).status == 204
-    document, removed_etag = _document(api, url)
+    document, removed_etag = fetch_document(api, url)
     assert document['deployments'] == []
     assert removed_etag != added_etag
 
 
 def test_metadata_bad_tokens_and_unknown_server(api, project):
     server = f'{project}-srv'
-    url = _metadata_url(api, project, server)
-    other_url = _metadata_url(api, project, f'{project}-srv2')
-    path, _, token = _local(url).partition('?token=')
+    url = metadata_url_of(api, project, server)
+    other_url = metadata_url_of(api, project, f'{project}-srv2')
+    path, _, token = local_path(url).partition('?token=')
     key_id, _, mac = token.partition('.')
     forged = mac[:-2] + ('AA' if not mac.endswith('AA') else 'BB')
-    other_token = _local(other_url).partition('?token=')[2]
+    other_token = local_path(other_url).partition('?token=')[2]
     for query in ('', '?token=', '?token=garbage', f'?token={key_id}.',
                   f'?token={key_id}.{forged}', f'?token=nokey.{mac}',
                   f'?token={token[:-1]}', f'?token={other_token}'):
         reply = api.get(path + query)
         assert_error(reply, 403)
         assert api.request('HEAD', path + query).status == 403
-    assert api.get(_local(url)).status == 200
+    assert api.get(local_path(url)).status == 200
     error = assert_error(api.get(
         f'/agent/servers/{project}-nosuch/metadata?token={token}'), 404)
     assert f'{project}-nosuch' in error['message']
@@ -315,47 +235,48 @@ def test_metadata_bad_tokens_and_unknown_server(api, project):
 def test_a_verified_token_is_not_trusted_in_another_query(api, project):
     """A poll's verified token is remembered with its query string: any
     other query string has its token checked again."""
-    url = _metadata_url(api, project, f'{project}-srv')
-    path, _, token = _local(url).partition('?token=')
-    assert api.get(_local(url)).status == 200
+    url = metadata_url_of(api, project, f'{project}-srv')
+    path, _, token = local_path(url).partition('?token=')
+    assert api.get(local_path(url)).status == 200
     assert_error(api.get(f'{path}?token={token[:-1]}'), 403)
     assert_error(api.get(f'{path}?token={token}&token=garbage'), 403)
     assert api.request('HEAD', f'{path}?token={token}&x=1').status == 200
     assert api.get(f'{path}?x=1&token={token}').status == 200
     assert_error(api.get(f'{path}?token=garbage&x=1'), 403)
-    assert api.get(_local(url)).status == 200
+    assert api.get(local_path(url)).status == 200
 
 
 def test_finished_one_off_action_leaves_the_document(api, project):
     server = f'{project}-srv'
-    url = _metadata_url(api, project, server)
-    source = _config(api, project, name=None)
-    create = _derived(api, project, server, source['id'], name='b-create',
-                      action='CREATE')
-    backup = _derived(api, project, server, source['id'], name='a-backup',
-                      action='BACKUP')
+    url = metadata_url_of(api, project, server)
+    source = script_config(api, project, name=None)
+    create = deploy_to(api, project, server, source['id'], name='b-create',
+                       action='CREATE')
+    backup = deploy_to(api, project, server, source['id'], name='a-backup',
+                       action='BACKUP')
     unnamed = create_deployment(api, project, server_id=server,
                                 config_id=source['id'], action='CREATE')
-    document, _ = _document(api, url)
+    document, _ = fetch_document(api, url)
     # Ordered by config name, the unnamed (raw) one first.
-    assert _config_ids(document) == [source['id'], backup['config_id'],
-                                     create['config_id']]
+    assert config_ids_in(document) == [source['id'], backup['config_id'],
+                                       create['config_id']]
 
-    reply = api.put(_local(_signal_url(api, project, backup)),
+    reply = api.put(local_path(signal_url_of(api, project, backup)),
                     data=json.dumps({'deploy_status_code': 0}))
     assert reply.status == 200, reply.text
-    assert _wait_finished(api, project, backup['id'])['status'] == 'COMPLETE'
-    document = _poll(lambda: _document(api, url)[0],
-                     lambda doc: backup['config_id'] not in _config_ids(doc),
-                     'the finished BACKUP to leave the document')
-    assert _config_ids(document) == [source['id'], create['config_id']]
+    assert wait_finished(api, project, backup['id'])['status'] == 'COMPLETE'
+    document = poll_until(
+        lambda: fetch_document(api, url)[0],
+        lambda doc: backup['config_id'] not in config_ids_in(doc),
+        'the finished BACKUP to leave the document')
+    assert config_ids_in(document) == [source['id'], create['config_id']]
 
-    reply = api.put(_local(_signal_url(api, project, create)),
+    reply = api.put(local_path(signal_url_of(api, project, create)),
                     data=json.dumps({'deploy_status_code': 0}))
     assert reply.status == 200, reply.text
-    assert _wait_finished(api, project, create['id'])['status'] == 'COMPLETE'
-    assert _config_ids(_document(api, url)[0]) == [source['id'],
-                                                   create['config_id']]
+    assert wait_finished(api, project, create['id'])['status'] == 'COMPLETE'
+    assert config_ids_in(fetch_document(api, url)[0]) == [source['id'],
+                                                          create['config_id']]
     assert unnamed['status'] is None
 
 
@@ -370,43 +291,45 @@ def _assert_nothing_stored(api: Any, project: str, deployments: Any,
     finished the deployment) too."""
     for deployment in deployments:
         barrier = f'barrier {deployment["id"]}'
-        reply = api.put(_local(_signal_url(api, project, deployment)),
+        reply = api.put(local_path(signal_url_of(api, project, deployment)),
                         data=json.dumps({'deploy_status': 'IN_PROGRESS',
                                          'deploy_status_reason': barrier}))
         assert reply.status == 200, reply.text
-        _wait_event(api, project, deployment['id'], barrier)
-        events = _events(api, project, deployment['id'])
+        wait_event(api, project, deployment['id'], barrier)
+        events = events_of(api, project, deployment['id'])
         assert [e['reason'] for e in events] == [
             e['reason'] for e in events_before[deployment['id']]] + [
             barrier]
-        shown = _show(api, project, deployment['id'])
+        shown = show_deployment(api, project, deployment['id'])
         assert (shown['status'], shown['output_values']) == ('IN_PROGRESS',
                                                              None)
 
 
 def test_signal_success_failure_and_error_output(api, project):
     server = f'{project}-srv'
-    source = _config(api, project)
+    source = script_config(api, project)
     ok, failed, errored, post_ok = (
-        _derived(api, project, server, source['id']) for _ in range(4))
+        deploy_to(api, project, server, source['id']) for _ in range(4))
 
-    reply = api.put(_local(_signal_url(api, project, ok)), data=json.dumps({
-        'result': 'fine', 'deploy_stdout': 'out', 'deploy_stderr': '',
-        'deploy_status_code': 0, 'undeclared': 'dropped'}))
+    reply = api.put(local_path(signal_url_of(api, project, ok)),
+                    data=json.dumps({
+                        'result': 'fine', 'deploy_stdout': 'out',
+                        'deploy_stderr': '', 'deploy_status_code': 0,
+                        'undeclared': 'dropped'}))
     assert reply.status == 200, reply.text
     assert isinstance(reply.json['signal'], int)
-    done = _wait_finished(api, project, ok['id'])
+    done = wait_finished(api, project, ok['id'])
     assert (done['status'], done['status_reason']) == ('COMPLETE',
                                                        'Outputs received')
     assert done['output_values'] == {
         'result': 'fine', 'deploy_stdout': 'out', 'deploy_stderr': '',
         'deploy_status_code': 0}
 
-    reply = api.post(_local(_signal_url(api, project, failed)),
+    reply = api.post(local_path(signal_url_of(api, project, failed)),
                      data=json.dumps({'deploy_status_code': 3,
                                       'deploy_stderr': 'boom'}))
     assert reply.status == 200, reply.text
-    done = _wait_finished(api, project, failed['id'])
+    done = wait_finished(api, project, failed['id'])
     assert done['status'] == 'FAILED'
     assert done['status_reason'] == (
         'deploy_status_code : Deployment exited with non-zero status '
@@ -415,19 +338,19 @@ def test_signal_success_failure_and_error_output(api, project):
                                      'deploy_stderr': 'boom',
                                      'deploy_status_code': 3}
 
-    reply = api.put(_local(_signal_url(api, project, errored)),
+    reply = api.put(local_path(signal_url_of(api, project, errored)),
                     data=json.dumps({'err': 'disk full', 'result': 'half'}))
     assert reply.status == 200, reply.text
-    done = _wait_finished(api, project, errored['id'])
+    done = wait_finished(api, project, errored['id'])
     assert (done['status'], done['status_reason']) == ('FAILED',
                                                        'err : disk full')
     assert done['output_values']['err'] == 'disk full'
     assert done['output_values']['result'] == 'half'
 
-    reply = api.post(_local(_signal_url(api, project, post_ok)),
+    reply = api.post(local_path(signal_url_of(api, project, post_ok)),
                      data=json.dumps({'result': 1}))
     assert reply.status == 200, reply.text
-    assert _wait_finished(api, project, post_ok['id'])['status'] == (
+    assert wait_finished(api, project, post_ok['id'])['status'] == (
         'COMPLETE')
 
 
@@ -436,16 +359,16 @@ def test_signal_empty_bodies_and_heat_sized_bodies(api, project):
     unchanged (agent signals have limits of their own: see
     test_signal_size.py)."""
     server = f'{project}-srv'
-    source = _config(api, project)
+    source = script_config(api, project)
     null_body, empty_body, big, past_heat = (
-        _derived(api, project, server, source['id']) for _ in range(4))
+        deploy_to(api, project, server, source['id']) for _ in range(4))
     nothing = {'deploy_stdout': None, 'deploy_stderr': None,
                'deploy_status_code': None}
     for deployment, data in ((null_body, 'null'), (empty_body, '{}')):
-        reply = api.put(_local(_signal_url(api, project, deployment)),
+        reply = api.put(local_path(signal_url_of(api, project, deployment)),
                         data=data)
         assert reply.status == 200, reply.text
-        done = _wait_finished(api, project, deployment['id'])
+        done = wait_finished(api, project, deployment['id'])
         assert done['status'] == 'COMPLETE'
         assert done['output_values'] == nothing
 
@@ -453,9 +376,9 @@ def test_signal_empty_bodies_and_heat_sized_bodies(api, project):
     stdout = 'x' * (MAX_BODY - 1 - envelope)
     data = json.dumps({'deploy_stdout': stdout})
     assert len(data) == MAX_BODY - 1
-    reply = api.put(_local(_signal_url(api, project, big)), data=data)
+    reply = api.put(local_path(signal_url_of(api, project, big)), data=data)
     assert reply.status == 200, reply.text
-    done = _wait_finished(api, project, big['id'])
+    done = wait_finished(api, project, big['id'])
     assert done['status'] == 'COMPLETE'
     assert done['output_values']['deploy_stdout'] == stdout
 
@@ -464,49 +387,50 @@ def test_signal_empty_bodies_and_heat_sized_bodies(api, project):
     stdout = 'y' * (MAX_BODY + 1 - envelope)
     data = json.dumps({'deploy_stdout': stdout})
     assert len(data) == MAX_BODY + 1
-    reply = api.put(_local(_signal_url(api, project, past_heat)), data=data)
+    reply = api.put(local_path(signal_url_of(api, project, past_heat)),
+                    data=data)
     assert reply.status == 200, reply.text
-    done = _wait_finished(api, project, past_heat['id'])
+    done = wait_finished(api, project, past_heat['id'])
     assert done['status'] == 'COMPLETE'
     assert done['output_values']['deploy_stdout'] == stdout
 
 
 def test_progress_then_duplicate_signal(api, project):
     server = f'{project}-srv'
-    source = _config(api, project)
-    deployment = _derived(api, project, server, source['id'])
-    url = _local(_signal_url(api, project, deployment))
+    source = script_config(api, project)
+    deployment = deploy_to(api, project, server, source['id'])
+    url = local_path(signal_url_of(api, project, deployment))
 
     reply = api.put(url, data=json.dumps({
         'deploy_status': 'IN_PROGRESS', 'deploy_status_reason': 'step 2/5'}))
     assert reply.status == 200, reply.text
-    event = _wait_event(api, project, deployment['id'], 'step 2/5')
+    event = wait_event(api, project, deployment['id'], 'step 2/5')
     assert (event['old_status'], event['new_status']) == ('IN_PROGRESS',
                                                           'IN_PROGRESS')
-    shown = _show(api, project, deployment['id'])
+    shown = show_deployment(api, project, deployment['id'])
     assert shown['status'] == 'IN_PROGRESS'
     assert shown['output_values'] is None
 
     assert api.put(url, data=json.dumps({'result': 'first'})).status == 200
-    done = _wait_finished(api, project, deployment['id'])
+    done = wait_finished(api, project, deployment['id'])
     assert done['output_values']['result'] == 'first'
 
     error = assert_error(api.put(url, data=json.dumps({
         'result': 'second', 'deploy_status_code': 1})), 403, 'SignalRefused')
     assert 'recorded, not applied' in error['message']
-    event = _wait_event(api, project, deployment['id'],
-                        'Duplicate signal ignored')
+    event = wait_event(api, project, deployment['id'],
+                       'Duplicate signal ignored')
     assert event['new_status'] == 'COMPLETE'
-    assert _show(api, project, deployment['id']) == done
+    assert show_deployment(api, project, deployment['id']) == done
 
 
 def test_signal_url_must_match_deployment_and_revision(api, project):
     server = f'{project}-srv'
-    source = _config(api, project)
-    first = _derived(api, project, server, source['id'])
-    second = _derived(api, project, server, source['id'])
-    url = _local(_signal_url(api, project, first))
-    events = {d['id']: _events(api, project, d['id'])
+    source = script_config(api, project)
+    first = deploy_to(api, project, server, source['id'])
+    second = deploy_to(api, project, server, source['id'])
+    url = local_path(signal_url_of(api, project, first))
+    events = {d['id']: events_of(api, project, d['id'])
               for d in (first, second)}
     token = url.partition('&token=')[2]
     refused = (
@@ -527,14 +451,14 @@ def test_signal_url_must_match_deployment_and_revision(api, project):
 
 def test_authenticated_signal(api, project):
     server = f'{project}-srv'
-    source = _config(api, project)
-    deployment = _derived(api, project, server, source['id'])
-    path = _deployments(project, f'/{deployment["id"]}/signal')
+    source = script_config(api, project)
+    deployment = deploy_to(api, project, server, source['id'])
+    path = deployments_url(project, f'/{deployment["id"]}/signal')
 
     assert_error(api.post(path, json={'result': 'reader'},
                           headers={'X-Roles': 'reader'}), 403)
     assert_error(api.post(
-        _deployments(project + '-b', f'/{deployment["id"]}/signal'),
+        deployments_url(project + '-b', f'/{deployment["id"]}/signal'),
         json={'result': 'stranger'}), 404)
 
     # Signals of a deployment are applied in the order they were stored:
@@ -543,10 +467,10 @@ def test_authenticated_signal(api, project):
     reply = api.post(path, json={'result': 'r', 'deploy_status_code': 0})
     assert reply.status == 200, reply.text
     assert isinstance(reply.json['signal'], int)
-    done = _wait_finished(api, project, deployment['id'])
+    done = wait_finished(api, project, deployment['id'])
     assert done['status'] == 'COMPLETE'
     assert done['output_values']['result'] == 'r'
-    reasons = [e['reason'] for e in _events(api, project, deployment['id'])]
+    reasons = [e['reason'] for e in events_of(api, project, deployment['id'])]
     assert reasons.count('Outputs received') == 1
     assert not [r for r in reasons if r.startswith(('Duplicate', 'Stale'))]
 
@@ -555,43 +479,43 @@ def test_authenticated_signal(api, project):
 
 def test_server_belongs_to_the_first_project(api, project):
     server = f'{project}-srv'
-    owner_config = _config(api, project)
-    _derived(api, project, server, owner_config['id'])
-    url = _metadata_url(api, project, server)
-    owner_document = api.get(_local(url)).text
+    owner_config = script_config(api, project)
+    deploy_to(api, project, server, owner_config['id'])
+    url = metadata_url_of(api, project, server)
+    owner_document = api.get(local_path(url)).text
 
     intruder = project + '-b'
-    config = _config(api, intruder)
+    config = script_config(api, intruder)
     for body in ({'signal_transport': 'HEAT_SIGNAL'}, {'action': 'CREATE'}):
-        error = assert_error(api.post(_deployments(intruder), json=dict(
+        error = assert_error(api.post(deployments_url(intruder), json=dict(
             body, config_id=config['id'], server_id=server)), 403,
             'ServerOwnedByOtherProject')
         assert server in error['message']
-    assert api.get(_deployments(intruder)).json == {
+    assert api.get(deployments_url(intruder)).json == {
         'software_deployments': []}
     configs = api.get(helpers.url(intruder, 'software_configs')).json
     assert [c['id'] for c in configs['software_configs']] == [config['id']]
     assert_error(api.get(helpers.url(intruder, 'servers',
                                      f'/{server}/agent-config')),
                  403, 'ServerOwnedByOtherProject')
-    assert api.get(_local(url)).text == owner_document
+    assert api.get(local_path(url)).text == owner_document
 
 
 def test_back_to_back_signals_apply_exactly_once(api, project):
     server = f'{project}-srv'
-    source = _config(api, project)
-    deployment = _derived(api, project, server, source['id'])
-    url = _local(_signal_url(api, project, deployment))
+    source = script_config(api, project)
+    deployment = deploy_to(api, project, server, source['id'])
+    url = local_path(signal_url_of(api, project, deployment))
     replies = [api.put(url, data=json.dumps({'result': n})) for n in (1, 2)]
     assert replies[0].status == 200, replies[0].text
     assert replies[1].status in (200, 403), replies[1].text
-    done = _wait_finished(api, project, deployment['id'])
+    done = wait_finished(api, project, deployment['id'])
     assert done['output_values']['result'] in (1, 2)
-    _wait_event(api, project, deployment['id'], 'Duplicate signal ignored')
-    reasons = [e['reason'] for e in _events(api, project, deployment['id'])]
+    wait_event(api, project, deployment['id'], 'Duplicate signal ignored')
+    reasons = [e['reason'] for e in events_of(api, project, deployment['id'])]
     assert reasons.count('Outputs received') == 1
     assert len([r for r in reasons if r.startswith('Duplicate')]) == 1
-    assert _show(api, project, deployment['id']) == done
+    assert show_deployment(api, project, deployment['id']) == done
 
 
 def test_malformed_agent_urls_are_client_errors(api, project):

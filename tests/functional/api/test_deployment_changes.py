@@ -20,19 +20,19 @@ import json
 import urllib.parse
 
 from tests.functional.api import helpers
+from tests.functional.api.agent_helpers import config_ids_in
+from tests.functional.api.agent_helpers import fetch_document
+from tests.functional.api.agent_helpers import local_path
+from tests.functional.api.agent_helpers import metadata_url_of
+from tests.functional.api.agent_helpers import signal_url_of
+from tests.functional.api.deployment_helpers import deploy_to
+from tests.functional.api.deployment_helpers import events_of
+from tests.functional.api.deployment_helpers import get_config
+from tests.functional.api.deployment_helpers import inputs_by_name
+from tests.functional.api.deployment_helpers import poll_until
+from tests.functional.api.deployment_helpers import script_config
+from tests.functional.api.deployment_helpers import wait_finished
 from tests.functional.api.helpers import assert_error
-from tests.functional.api.test_agent_path import _config
-from tests.functional.api.test_agent_path import _config_ids
-from tests.functional.api.test_agent_path import _derived
-from tests.functional.api.test_agent_path import _document
-from tests.functional.api.test_agent_path import _events
-from tests.functional.api.test_agent_path import _get_config
-from tests.functional.api.test_agent_path import _inputs
-from tests.functional.api.test_agent_path import _local
-from tests.functional.api.test_agent_path import _metadata_url
-from tests.functional.api.test_agent_path import _poll
-from tests.functional.api.test_agent_path import _signal_url
-from tests.functional.api.test_agent_path import _wait_finished
 
 
 def _put(api, project, deployment_id, **body):
@@ -56,11 +56,11 @@ def _revision(url: str) -> str:
 
 def test_new_input_values_start_a_new_action(api, project):
     server = f'{project}-srv'
-    metadata_url = _metadata_url(api, project, server)
-    source = _config(api, project, name='web', inputs=[{'name': 'port'}])
-    first = _derived(api, project, server, source['id'],
-                     input_values={'port': '80'})
-    old_url = _signal_url(api, project, first)
+    metadata_url = metadata_url_of(api, project, server)
+    source = script_config(api, project, name='web', inputs=[{'name': 'port'}])
+    first = deploy_to(api, project, server, source['id'],
+                      input_values={'port': '80'})
+    old_url = signal_url_of(api, project, first)
 
     changed = _put(api, project, first['id'],
                    input_values={'port': '8080'})
@@ -69,30 +69,30 @@ def test_new_input_values_start_a_new_action(api, project):
     assert (changed['status'], changed['status_reason']) == (
         'IN_PROGRESS', 'Deploy data available')
 
-    derived = _get_config(api, project, changed['config_id'])
+    derived = get_config(api, project, changed['config_id'])
     assert derived['name'] == 'web'
-    inputs = _inputs(derived)
+    inputs = inputs_by_name(derived)
     assert inputs['port']['value'] == '8080'
     new_url = inputs['deploy_signal_id']['value']
     assert (_revision(old_url), _revision(new_url)) == ('1', '2')
     # The agent's document carries the new config only; the former
     # derived config is gone.
-    document, _ = _document(api, metadata_url)
-    assert _config_ids(document) == [changed['config_id']]
+    document, _ = fetch_document(api, metadata_url)
+    assert config_ids_in(document) == [changed['config_id']]
     assert_error(api.get(helpers.url(project, 'software_configs',
                                      '/' + first['config_id'])), 404)
 
     # The former action's URL is refused; the new one completes it.
-    stale = api.put(_local(old_url), data=json.dumps({'result': 'old'}))
+    stale = api.put(local_path(old_url), data=json.dumps({'result': 'old'}))
     error = assert_error(stale, 403, 'SignalRefused')
     assert 'recorded, not applied' in error['message']
-    reply = api.put(_local(new_url), data=json.dumps(
+    reply = api.put(local_path(new_url), data=json.dumps(
         {'result': 'new', 'deploy_status_code': 0}))
     assert reply.status == 200, reply.text
-    done = _wait_finished(api, project, first['id'])
+    done = wait_finished(api, project, first['id'])
     assert done['status'] == 'COMPLETE'
     assert done['output_values']['result'] == 'new'
-    reasons = [event['reason'] for event in _events(api, project,
+    reasons = [event['reason'] for event in events_of(api, project,
                                                      first['id'])]
     assert 'CREATE started: config derived again for action revision 2' \
         in reasons
@@ -100,55 +100,55 @@ def test_new_input_values_start_a_new_action(api, project):
 
 def test_a_new_action_name_reaches_the_agent(api, project):
     server = f'{project}-srv'
-    source = _config(api, project)
-    first = _derived(api, project, server, source['id'],
-                     signal_transport='NO_SIGNAL')
+    source = script_config(api, project)
+    first = deploy_to(api, project, server, source['id'],
+                      signal_transport='NO_SIGNAL')
     assert first['status'] == 'COMPLETE'
     changed = _put(api, project, first['id'], action='UPDATE')
     assert changed['action'] == 'UPDATE'
     assert changed['status'] == 'COMPLETE'  # NO_SIGNAL: complete at once
-    inputs = _inputs(_get_config(api, project, changed['config_id']))
+    inputs = inputs_by_name(get_config(api, project, changed['config_id']))
     assert inputs['deploy_action']['value'] == 'UPDATE'
 
 
 def test_reporting_status_is_not_a_new_action(api, project):
     server = f'{project}-srv'
-    source = _config(api, project)
-    first = _derived(api, project, server, source['id'])
+    source = script_config(api, project)
+    first = deploy_to(api, project, server, source['id'])
     changed = _put(api, project, first['id'], status='FAILED',
                    status_reason='given up', input_values=first[
                        'input_values'])
     assert changed['config_id'] == first['config_id']
     assert (changed['status'], changed['status_reason']) == (
         'FAILED', 'given up')
-    assert _revision(_signal_url(api, project, changed)) == '1'
+    assert _revision(signal_url_of(api, project, changed)) == '1'
 
 
 def test_tenant_view_is_the_agents_document(api, project):
     server = f'{project}-srv'
-    metadata_url = _metadata_url(api, project, server)
-    source = _config(api, project)
-    create = _derived(api, project, server, source['id'], action='CREATE')
-    backup = _derived(api, project, server, source['id'], action='BACKUP')
+    metadata_url = metadata_url_of(api, project, server)
+    source = script_config(api, project)
+    create = deploy_to(api, project, server, source['id'], action='CREATE')
+    backup = deploy_to(api, project, server, source['id'], action='BACKUP')
 
     def both_views():
-        document, _ = _document(api, metadata_url)
-        return (_config_ids(document),
-                _config_ids({'deployments': _tenant_view(api, project,
-                                                         server)}),
+        document, _ = fetch_document(api, metadata_url)
+        return (config_ids_in(document),
+                config_ids_in({'deployments': _tenant_view(api, project,
+                                                           server)}),
                 document['deployments'])
 
     agent_ids, tenant_ids, document = both_views()
     assert sorted(agent_ids) == sorted([create['config_id'],
                                         backup['config_id']])
     assert _tenant_view(api, project, server) == document
-    reply = api.put(_local(_signal_url(api, project, backup)),
+    reply = api.put(local_path(signal_url_of(api, project, backup)),
                     data=json.dumps({'deploy_status_code': 0}))
     assert reply.status == 200, reply.text
     # The engine applies the signal between the two reads at times: wait
     # until both views show its outcome, then they must be equal.
     expected = [create['config_id']]
-    _poll(both_views, lambda views: views[0] == views[1] == expected,
-          'the finished BACKUP to leave both views')
-    document, _ = _document(api, metadata_url)
+    poll_until(both_views, lambda views: views[0] == views[1] == expected,
+               'the finished BACKUP to leave both views')
+    document, _ = fetch_document(api, metadata_url)
     assert _tenant_view(api, project, server) == document['deployments']

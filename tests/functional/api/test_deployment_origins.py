@@ -20,6 +20,7 @@ service derived for deployments."""
 from typing import Any
 
 from tests.functional.api import helpers
+from tests.functional.api.deployment_helpers import deployments_url
 from tests.functional.api.helpers import assert_error
 
 HEAT_KEYS = {'id', 'config_id', 'server_id', 'input_values',
@@ -34,22 +35,18 @@ COMPONENT = {'configs': [
     {'actions': ['BACKUP'], 'tool': 'script', 'config': 'backup'}]}
 
 
-def _deployments(project: str, suffix: str = '') -> str:
-    return helpers.url(project, 'software_deployments', suffix)
-
-
 def _configs(project: str, query: str = '') -> str:
     return helpers.url(project, 'software_configs', query)
 
 
 def _show(api: Any, project: str, deployment_id: str) -> dict:
-    reply = api.get(_deployments(project, '/' + deployment_id))
+    reply = api.get(deployments_url(project, '/' + deployment_id))
     assert reply.status == 200, reply.text
     return reply.json['software_deployment']
 
 
 def _listed(api: Any, project: str) -> dict[str, dict]:
-    reply = api.get(_deployments(project))
+    reply = api.get(deployments_url(project))
     assert reply.status == 200, reply.text
     return {item['id']: item for item in reply.json['software_deployments']}
 
@@ -88,7 +85,7 @@ def test_server_side_deployment_and_its_trigger(api, project):
         'name': 'db-main', 'source_config_id': source['id'],
         'signal_transport': 'HEAT_SIGNAL', 'triggered_from': None}
 
-    reply = api.post(_deployments(project, f'/{original["id"]}/trigger'),
+    reply = api.post(deployments_url(project, f'/{original["id"]}/trigger'),
                      json={'action': 'BACKUP'})
     assert reply.status == 201, reply.text
     trigger = reply.json['software_deployment']
@@ -102,7 +99,7 @@ def test_server_side_deployment_and_its_trigger(api, project):
         original['id']: _origin(original), trigger['id']: _origin(trigger)}
 
     # Cancelling answers the same view.
-    cancelled = api.post(_deployments(project, f'/{trigger["id"]}/cancel'))
+    cancelled = api.post(deployments_url(project, f'/{trigger["id"]}/cancel'))
     assert cancelled.status == 200, cancelled.text
     assert _origin(cancelled.json['software_deployment']) == _origin(
         trigger)

@@ -21,13 +21,14 @@ a STRICT deployment missing an input is refused with nothing written."""
 from typing import Any
 
 from tests.functional.api import helpers
+from tests.functional.api.agent_helpers import config_ids_in
+from tests.functional.api.agent_helpers import fetch_document
+from tests.functional.api.agent_helpers import metadata_url_of
+from tests.functional.api.deployment_helpers import deployments_url
+from tests.functional.api.deployment_helpers import get_config
+from tests.functional.api.deployment_helpers import inputs_by_name
+from tests.functional.api.deployment_helpers import show_deployment
 from tests.functional.api.helpers import assert_error
-from tests.functional.api.test_agent_path import _config_ids
-from tests.functional.api.test_agent_path import _document
-from tests.functional.api.test_agent_path import _get_config
-from tests.functional.api.test_agent_path import _inputs
-from tests.functional.api.test_agent_path import _metadata_url
-from tests.functional.api.test_agent_path import _show
 
 # What cfn-init or os-apply-config would read: no inputs of their own.
 STRUCTURED = {
@@ -41,15 +42,11 @@ STRUCTURED = {
 }
 
 
-def _url(project: str, suffix: str = '') -> str:
-    return helpers.url(project, 'software_deployments', suffix)
-
-
 def _deploy(api: Any, project: str, server: str, config_id: str,
             **body: Any) -> Any:
     body.setdefault('signal_transport', 'HEAT_SIGNAL')
-    return api.post(_url(project), json={'server_id': server,
-                                         'config_id': config_id, **body})
+    return api.post(deployments_url(project), json={
+        'server_id': server, 'config_id': config_id, **body})
 
 
 def _created(reply: Any) -> dict:
@@ -58,11 +55,11 @@ def _created(reply: Any) -> dict:
 
 
 def _derived_config(api: Any, project: str, deployment: dict) -> Any:
-    return _get_config(api, project, deployment['config_id'])['config']
+    return get_config(api, project, deployment['config_id'])['config']
 
 
 def _expected(derived: dict, port: Any, name: Any, action: str) -> dict:
-    inputs = _inputs(derived)
+    inputs = inputs_by_name(derived)
     return {
         'listen': port, 'server': inputs['deploy_server_id']['value'],
         'action': action, 'signal': inputs['deploy_signal_id']['value'],
@@ -73,7 +70,7 @@ def _expected(derived: dict, port: Any, name: Any, action: str) -> dict:
 
 
 def _deployment_ids(api: Any, project: str) -> set[str]:
-    reply = api.get(_url(project))
+    reply = api.get(deployments_url(project))
     assert reply.status == 200, reply.text
     return {item['id'] for item in reply.json['software_deployments']}
 
@@ -100,46 +97,46 @@ def test_every_derivation_substitutes(api, project):
                                   input_values={'port': 80, 'name': 'a'}))
     assert (deployment['input_key'], deployment['input_values_validate']) \
         == ('get_input', 'LAX')
-    assert _show(api, project, deployment['id']) == deployment
+    assert show_deployment(api, project, deployment['id']) == deployment
 
-    derived = _get_config(api, project, deployment['config_id'])
+    derived = get_config(api, project, deployment['config_id'])
     assert derived['config'] == _expected(derived, 80, 'a', 'CREATE')
-    assert _inputs(derived)['deploy_server_id']['value'] == server
+    assert inputs_by_name(derived)['deploy_server_id']['value'] == server
     # The agent gets that config; the source config is untouched.
-    document, _ = _document(api, _metadata_url(api, project, server))
-    assert _config_ids(document) == [deployment['config_id']]
+    document, _ = fetch_document(api, metadata_url_of(api, project, server))
+    assert config_ids_in(document) == [deployment['config_id']]
     assert document['deployments'][0]['config'] == derived['config']
-    assert _get_config(api, project, source['id'])['config'] == STRUCTURED
+    assert get_config(api, project, source['id'])['config'] == STRUCTURED
 
     # /actions derives again with the same rule (a new signal URL).
-    reply = api.post(_url(project, f'/{deployment["id"]}/actions'),
+    reply = api.post(deployments_url(project, f'/{deployment["id"]}/actions'),
                      json={'action': 'UPDATE'})
     assert reply.status == 200, reply.text
     updated = reply.json['software_deployment']
-    derived = _get_config(api, project, updated['config_id'])
+    derived = get_config(api, project, updated['config_id'])
     assert derived['config'] == _expected(derived, 80, 'a', 'UPDATE')
     assert derived['config']['signal'] != document['deployments'][0][
         'config']['signal']
 
     # So does a PUT that changes the input values (a stack update).
-    reply = api.put(_url(project, f'/{deployment["id"]}'),
+    reply = api.put(deployments_url(project, f'/{deployment["id"]}'),
                     json={'input_values': {'port': 8080}})
     assert reply.status == 200, reply.text
     changed = reply.json['software_deployment']
     assert changed['input_key'] == 'get_input'
-    derived = _get_config(api, project, changed['config_id'])
+    derived = get_config(api, project, changed['config_id'])
     # LAX: "name" is no longer given, so it becomes null.
     assert derived['config'] == _expected(derived, 8080, None, 'UPDATE')
 
     # A trigger inherits the substitution, with its merged input values.
-    reply = api.post(_url(project, f'/{deployment["id"]}/trigger'),
+    reply = api.post(deployments_url(project, f'/{deployment["id"]}/trigger'),
                      json={'action': 'BACKUP',
                            'input_values': {'name': 'backup'}})
     assert reply.status == 201, reply.text
     trigger = reply.json['software_deployment']
     assert (trigger['input_key'], trigger['input_values_validate']) == (
         'get_input', 'LAX')
-    derived = _get_config(api, project, trigger['config_id'])
+    derived = get_config(api, project, trigger['config_id'])
     assert derived['config'] == _expected(derived, 8080, 'backup', 'BACKUP')
 
 
@@ -188,12 +185,12 @@ def test_strict_refuses_a_missing_input_and_writes_nothing(api, project):
         input_values={'port': 80, 'name': 'a'}))
     assert deployment['input_values_validate'] == 'STRICT'
     # An update that drops the value is refused and changes nothing.
-    reply = api.put(_url(project, f'/{deployment["id"]}'),
+    reply = api.put(deployments_url(project, f'/{deployment["id"]}'),
                     json={'input_values': {'port': 81}})
     error = assert_error(reply, 400, 'InputValueMissing')
     assert 'input name' in error['message']
-    assert _show(api, project, deployment['id']) == deployment
-    assert _get_config(api, project, deployment['config_id'])['config'][
+    assert show_deployment(api, project, deployment['id']) == deployment
+    assert get_config(api, project, deployment['config_id'])['config'][
         'names'] == ['a', 'literal']
 
 
@@ -208,13 +205,14 @@ def test_strict_triggers_and_new_source_configs(api, project):
     deployment = _created(_deploy(
         api, project, server, source['id'], input_key='get_input',
         input_values_validate='STRICT', input_values={'port': 80}))
-    derived = _get_config(api, project, deployment['config_id'])
+    derived = get_config(api, project, deployment['config_id'])
     assert derived['config'] == {
-        'port': 80, 'signal': _inputs(derived)['deploy_signal_id']['value']}
+        'port': 80,
+        'signal': inputs_by_name(derived)['deploy_signal_id']['value']}
 
     # NO_SIGNAL has no deploy_signal_id: that trigger is refused.
     configs_before = _all_config_ids(api, project)
-    reply = api.post(_url(project, f'/{deployment["id"]}/trigger'),
+    reply = api.post(deployments_url(project, f'/{deployment["id"]}/trigger'),
                      json={'action': 'BACKUP',
                            'signal_transport': 'NO_SIGNAL'})
     error = assert_error(reply, 400, 'InputValueMissing')
@@ -225,12 +223,12 @@ def test_strict_triggers_and_new_source_configs(api, project):
     # A new source config referring to an input with no value.
     other = helpers.create_config(api, project, name='other',
                                   config={'path': {'get_input': 'path'}})
-    reply = api.put(_url(project, f'/{deployment["id"]}'),
+    reply = api.put(deployments_url(project, f'/{deployment["id"]}'),
                     json={'config_id': other['id']})
     assert 'input path at config.path' in assert_error(
         reply, 400, 'InputValueMissing')['message']
-    assert _show(api, project, deployment['id']) == deployment
-    reply = api.put(_url(project, f'/{deployment["id"]}'),
+    assert show_deployment(api, project, deployment['id']) == deployment
+    reply = api.put(deployments_url(project, f'/{deployment["id"]}'),
                     json={'config_id': other['id'],
                           'input_values': {'path': '/srv'}})
     assert reply.status == 200, reply.text

@@ -20,14 +20,14 @@ import json
 
 import pytest
 
-from tests.functional.api import helpers
+from tests.functional.api.agent_helpers import local_path
+from tests.functional.api.agent_helpers import signal_url_of
+from tests.functional.api.deployment_helpers import deploy_to
+from tests.functional.api.deployment_helpers import deployments_url
+from tests.functional.api.deployment_helpers import script_config
+from tests.functional.api.deployment_helpers import show_deployment
+from tests.functional.api.deployment_helpers import wait_event
 from tests.functional.api.helpers import assert_error
-from tests.functional.api.test_agent_path import _config
-from tests.functional.api.test_agent_path import _derived
-from tests.functional.api.test_agent_path import _local
-from tests.functional.api.test_agent_path import _show
-from tests.functional.api.test_agent_path import _signal_url
-from tests.functional.api.test_agent_path import _wait_event
 
 JSON = {'Content-Type': 'application/json'}
 TOO_DEEP = 'Request limit exceeded: JSON body is nested deeper than 32 levels.'
@@ -37,13 +37,9 @@ CREATE_FIELDS = ('config_id, server_id, input_values, action, status, '
                  '(config_id, server_id required)')
 
 
-def _deployments(project: str, suffix: str = '') -> str:
-    return helpers.url(project, 'software_deployments', suffix)
-
-
 def test_a_body_that_is_not_utf8_is_said_plainly(api, project):
     error = assert_error(api.post(
-        _deployments(project), data=b'{"config_id": "\xff\xfe"}',
+        deployments_url(project), data=b'{"config_id": "\xff\xfe"}',
         headers=JSON), 400, 'InvalidParameterValue')
     assert error['message'] == (
         'The request body is not valid JSON: JSON text must be UTF-8, and '
@@ -53,9 +49,9 @@ def test_a_body_that_is_not_utf8_is_said_plainly(api, project):
 def test_an_id_that_is_not_utf8_is_said_plainly(api, project):
     for method in ('GET', 'DELETE'):
         error = assert_error(api.request(
-            method, _deployments(project, '/%FF%FE')), 400)
+            method, deployments_url(project, '/%FF%FE')), 400)
         assert error['message'] == 'The URL path is not valid UTF-8.'
-    error = assert_error(api.post(_deployments(project, '/%FF/trigger'),
+    error = assert_error(api.post(deployments_url(project, '/%FF/trigger'),
                                   json={'action': 'BACKUP'}), 400)
     assert error['message'] == 'The URL path is not valid UTF-8.'
 
@@ -65,7 +61,7 @@ def test_an_id_that_is_not_utf8_is_said_plainly(api, project):
     '[' * 100000 + ']' * 100000,
 ])
 def test_json_nested_past_the_limit_is_said_plainly(api, project, raw):
-    error = assert_error(api.post(_deployments(project), data=raw,
+    error = assert_error(api.post(deployments_url(project), data=raw,
                                   headers=JSON), 400, 'RequestLimitExceeded')
     assert error['message'] == TOO_DEEP
 
@@ -81,7 +77,7 @@ def test_a_json_array_body_says_an_object_is_expected(api, project):
         'the fields ')
     assert 'group' in error['message']
     error = assert_error(api.post(
-        _deployments(project, '/d1/trigger'), data='"BACKUP"',
+        deployments_url(project, '/d1/trigger'), data='"BACKUP"',
         headers=JSON), 400)
     assert error['message'] == (
         'The request body is a JSON string; a JSON object is expected, with '
@@ -92,17 +88,18 @@ def test_a_json_array_body_says_an_object_is_expected(api, project):
 def test_a_progress_reason_that_is_an_object_is_stored_as_json(api,
                                                                project):
     server = f'{project}-srv'
-    deployment = _derived(api, project, server,
-                          _config(api, project)['id'])
-    url = _local(_signal_url(api, project, deployment))
+    deployment = deploy_to(api, project, server,
+                           script_config(api, project)['id'])
+    url = local_path(signal_url_of(api, project, deployment))
     reply = api.put(url, data=json.dumps({
         'deploy_status': 'IN_PROGRESS',
         'deploy_status_reason': {'step': 2, 'of': 5, 'done': True}}))
     assert reply.status == 200, reply.text
     stored = '{"done": true, "of": 5, "step": 2}'
-    assert _wait_event(api, project, deployment['id'],
-                       '{')['reason'] == stored
-    assert _show(api, project, deployment['id'])['status_reason'] == stored
+    assert wait_event(api, project, deployment['id'],
+                      '{')['reason'] == stored
+    assert show_deployment(api, project, deployment['id'])[
+        'status_reason'] == stored
 
 
 @pytest.mark.parametrize('path, meant', [

@@ -28,7 +28,14 @@ import pytest
 import requests
 
 from swconfig.conf import CONF
-from tests.functional.api import test_agent_path as agent_path
+from tests.functional.api.agent_helpers import local_path
+from tests.functional.api.agent_helpers import signal_url_of
+from tests.functional.api.deployment_helpers import deploy_to
+from tests.functional.api.deployment_helpers import deployments_url
+from tests.functional.api.deployment_helpers import script_config
+from tests.functional.api.deployment_helpers import show_deployment
+from tests.functional.api.deployment_helpers import wait_event
+from tests.functional.api.deployment_helpers import wait_finished
 from tests.functional.api.helpers import assert_error
 
 MAX_SIGNAL = 4194304  # [agent] max_signal_size's default
@@ -37,10 +44,10 @@ MARKER = '[... {} bytes truncated ...]\n'
 
 
 def _deployment(api: Any, project: str) -> tuple[dict, str]:
-    source = agent_path._config(api, project)
-    deployment = agent_path._derived(api, project, f'{project}-srv',
-                                     source['id'])
-    url = agent_path._local(agent_path._signal_url(api, project, deployment))
+    source = script_config(api, project)
+    deployment = deploy_to(api, project, f'{project}-srv',
+                           source['id'])
+    url = local_path(signal_url_of(api, project, deployment))
     return deployment, url
 
 
@@ -89,7 +96,7 @@ def test_verbose_signal_keeps_the_tail_of_its_logs(api, project):
     reply = api.put(url, data=data,
                     headers={'Content-Type': 'application/json'})
     assert reply.status == 200, reply.text
-    done = agent_path._wait_finished(api, project, deployment['id'])
+    done = wait_finished(api, project, deployment['id'])
     assert (done['status'], done['status_reason']) == ('COMPLETE',
                                                        'Outputs received')
     values = done['output_values']
@@ -110,20 +117,20 @@ def test_signal_over_the_hard_limit_fails_the_deployment(api, project):
               f'outputs were not recorded')
     assert error['message'] == (f'Signal refused: {reason}; the '
                                 f'deployment fails')
-    done = agent_path._wait_finished(api, project, deployment['id'])
+    done = wait_finished(api, project, deployment['id'])
     assert (done['status'], done['status_reason']) == ('FAILED', reason)
     assert done['output_values'] is None
-    event = agent_path._wait_event(api, project, deployment['id'],
-                                   'Signal too large')
+    event = wait_event(api, project, deployment['id'],
+                       'Signal too large')
     assert (event['old_status'], event['new_status'], event['reason']) == (
         'IN_PROGRESS', 'FAILED', reason)
 
     # The agent's later signal finds the action finished, as any would.
     assert_error(api.put(url, data='{"deploy_status_code": 0}'), 403,
                  'SignalRefused')
-    agent_path._wait_event(api, project, deployment['id'],
-                           'Duplicate signal ignored')
-    assert agent_path._show(api, project, deployment['id']) == done
+    wait_event(api, project, deployment['id'],
+               'Duplicate signal ignored')
+    assert show_deployment(api, project, deployment['id']) == done
 
 
 def test_chunked_signal_over_the_hard_limit(api, project):
@@ -135,7 +142,7 @@ def test_chunked_signal_over_the_hard_limit(api, project):
     reason = (f'Signal too large: {len(data)} bytes, over the limit of '
               f'{MAX_SIGNAL} bytes')
     assert reason in answer['error']['message']
-    done = agent_path._wait_finished(api, project, deployment['id'])
+    done = wait_finished(api, project, deployment['id'])
     assert done['status'] == 'FAILED'
     assert done['status_reason'].startswith(reason)
 
@@ -144,7 +151,7 @@ def test_chunked_signal_over_the_hard_limit(api, project):
     status, answer = _put_chunked(api, other_url,
                                   b'{"result": "chunked"}')
     assert status == 200, answer
-    done = agent_path._wait_finished(api, project, other['id'])
+    done = wait_finished(api, project, other['id'])
     assert done['output_values']['result'] == 'chunked'
 
 
@@ -158,8 +165,8 @@ def test_unstorable_characters_become_replacement_characters(api, project):
         rb'{"deploy_status": "IN_PROGRESS", '
         rb'"deploy_status_reason": "step\u0000one \udc80"}'))
     assert reply.status == 200, reply.text
-    agent_path._wait_event(api, project, progress['id'],
-                           'step\ufffdone \ufffd')
+    wait_event(api, project, progress['id'],
+               'step\ufffdone \ufffd')
 
     failed, failed_url = _deployment(api, project)
     reply = api.put(failed_url, data=(
@@ -167,7 +174,7 @@ def test_unstorable_characters_become_replacement_characters(api, project):
         rb'"err": "disk\u0000full \udfff", "\udbffkey": 1, '
         b'"deploy_stderr": "raw \xed\xa0\x80 bytes"}'))
     assert reply.status == 200, reply.text
-    done = agent_path._wait_finished(api, project, failed['id'])
+    done = wait_finished(api, project, failed['id'])
     assert (done['status'], done['status_reason']) == (
         'FAILED', 'err : disk\ufffdfull \ufffd')
     assert done['output_values'] == {
@@ -182,7 +189,7 @@ def test_numbers_json_cannot_carry_are_stored_as_null(api, project, number):
     reply = api.put(url, data=b'{"deploy_status_code": 0, "result": %s}'
                     % number)
     assert reply.status == 200, reply.text
-    done = agent_path._wait_finished(api, project, deployment['id'])
+    done = wait_finished(api, project, deployment['id'])
     assert done['status'] == 'COMPLETE'
     assert done['output_values']['result'] is None
 
@@ -191,13 +198,13 @@ def test_the_rest_signal_cannot_forge_an_oversized_signal(api, project):
     """Only the agent path may store the stand-in of an oversized
     signal; through the REST route the key is dropped."""
     deployment, _url = _deployment(api, project)
-    reply = api.post(agent_path._deployments(
+    reply = api.post(deployments_url(
         project, f'/{deployment["id"]}/signal'), json={
             'swconfig:oversized_signal': {'received': 9, 'complete': True,
                                           'limit': 1, 'reason': 'forged'},
             'deploy_status_code': 0})
     assert reply.status == 200, reply.text
-    done = agent_path._wait_finished(api, project, deployment['id'])
+    done = wait_finished(api, project, deployment['id'])
     assert (done['status'], done['status_reason']) == (
         'COMPLETE', 'Outputs received')
 
@@ -219,7 +226,7 @@ def test_limits_are_the_configured_ones(small_limits, project):
     data = json.dumps({'deploy_stdout': stdout, 'result': 'r'})
     assert len(data) == 4096
     assert api.put(url, data=data).status == 200
-    done = agent_path._wait_finished(api, project, at_limit['id'])
+    done = wait_finished(api, project, at_limit['id'])
     marker = MARKER.format(len(stdout) - (1024 - 31))  # 31 characters
     kept = marker + 'a' * (1024 - len(marker))
     assert len(marker) == 31 and len(kept) == 1024
@@ -231,5 +238,5 @@ def test_limits_are_the_configured_ones(small_limits, project):
                          'SignalTooLarge')
     assert 'Signal too large: 4097 bytes, over the limit of 4096' in (
         error['message'])
-    done = agent_path._wait_finished(api, project, over['id'])
+    done = wait_finished(api, project, over['id'])
     assert done['status'] == 'FAILED'

@@ -19,6 +19,7 @@ status_reason, PUT applies falsy values, PUT answers the new config_id) and
 its strict input (400 for unknown fields and a missing config_id)."""
 
 from tests.functional.api import helpers
+from tests.functional.api.deployment_helpers import deployments_url
 from tests.functional.api.helpers import assert_error
 from tests.functional.api.helpers import create_config
 from tests.functional.api.helpers import create_deployment
@@ -29,10 +30,6 @@ DEPLOYMENT_KEYS = {'id', 'config_id', 'server_id', 'input_values',
                    'creation_time', 'name', 'source_config_id',
                    'signal_transport', 'triggered_from', 'input_key',
                    'input_values_validate'}
-
-
-def deployments_url(project: str, suffix: str = '') -> str:
-    return helpers.url(project, 'software_deployments', suffix)
 
 
 def test_create_show_and_defaults(api, project):

@@ -19,10 +19,10 @@ used to end at 16 s), on every backend."""
 
 import time
 
-from tests.functional.api.test_actions import _deploy
-from tests.functional.api.test_actions import _url
-from tests.functional.api.test_agent_path import _config
-from tests.functional.api.test_agent_path import _events
+from tests.functional.api.deployment_helpers import deploy_to
+from tests.functional.api.deployment_helpers import deployments_url
+from tests.functional.api.deployment_helpers import events_of
+from tests.functional.api.deployment_helpers import script_config
 
 TIMEOUT = 3
 #: The promise: failed within this long after the deadline.
@@ -34,7 +34,7 @@ def _wait_for_change(api, project: str, deployment_id: str) -> dict:
     answers as soon as it does)."""
     deadline = time.monotonic() + TIMEOUT + 30
     while time.monotonic() < deadline:
-        reply = api.get(_url(project, f'/{deployment_id}?wait=20'))
+        reply = api.get(deployments_url(project, f'/{deployment_id}?wait=20'))
         assert reply.status == 200, reply.text
         deployment = reply.json['software_deployment']
         if deployment['status'] != 'IN_PROGRESS':
@@ -44,11 +44,11 @@ def _wait_for_change(api, project: str, deployment_id: str) -> dict:
 
 def test_a_timeout_fires_within_2_s_of_its_deadline(api, project):
     server = f'{project}-srv'
-    source = _config(api, project)
+    source = script_config(api, project)
     for attempt in range(2):  # the second is not right after a wake-up
         before = time.monotonic()
-        deployment = _deploy(api, project, server, source['id'],
-                             timeout=TIMEOUT)
+        deployment = deploy_to(api, project, server, source['id'],
+                               timeout=TIMEOUT)
         created = time.monotonic()
         done = _wait_for_change(api, project, deployment['id'])
         seen = time.monotonic()
@@ -59,5 +59,5 @@ def test_a_timeout_fires_within_2_s_of_its_deadline(api, project):
         assert seen - before >= TIMEOUT, (attempt, seen - before)
         assert seen - created <= TIMEOUT + LATE_AT_MOST, (
             attempt, seen - created)
-        assert _events(api, project, deployment['id'])[-1]['reason'] == (
+        assert events_of(api, project, deployment['id'])[-1]['reason'] == (
             done['status_reason'])

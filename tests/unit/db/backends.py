@@ -12,9 +12,9 @@
 #    License for the specific language governing permissions and limitations
 #    under the License.
 
-"""The real database backends a DB test runs on (none is ever skipped:
-MariaDB and PostgreSQL are started if down), with the ``facade`` fixture
-of ``conftest``: a fresh, migrated database per test."""
+"""The real database backends a DB or engine test runs on (none is ever
+skipped: MariaDB and PostgreSQL are started if down), with the ``facade``
+fixture of tests/unit/conftest.py: a fresh, migrated database per test."""
 
 import contextlib
 from typing import Any
@@ -23,6 +23,7 @@ from oslo_db.sqlalchemy import enginefacade
 import pytest
 
 from swconfig.db import migration
+from swconfig.db import models
 from swconfig.db import session
 from tests.fixtures import services
 
@@ -45,3 +46,19 @@ def migrated_facade(stack: contextlib.ExitStack, backend: str,
     stack.callback(context.dispose_pool)
     migration.upgrade('head', engine=context.writer.get_engine())
     return context
+
+
+def migrated_sqlite_facade(path: Any) -> Any:
+    """An enginefacade on the SQLite file ``path``, migrated to head (the
+    caller disposes of its pool)."""
+    context = enginefacade.transaction_context()
+    context.configure(connection=f'sqlite:///{path}', sqlite_fk=True)
+    migration.upgrade('head', engine=context.writer.get_engine())
+    return context
+
+
+def empty_tables(facade: Any) -> None:
+    """Delete every row, children before parents."""
+    with facade.writer.get_engine().begin() as connection:
+        for table in reversed(models.Base.metadata.sorted_tables):
+            connection.execute(table.delete())

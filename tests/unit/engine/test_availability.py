@@ -16,7 +16,7 @@
 (``swconfig.engine.availability``), and how EngineAPI uses it: a bus
 that failed is probed, and while it refuses connections calls are
 refused at once and calls already waiting give up. The engines' count
-is tested on the database, in tests/unit/db/test_engine_heartbeats.py."""
+is tested on the database, in tests/unit/engine/test_heartbeat.py."""
 
 import logging
 import threading
@@ -25,7 +25,6 @@ from unittest import mock
 
 import pytest
 
-from swconfig.common import context as swconfig_context
 from swconfig.common import exception
 from swconfig.common import rpc
 from swconfig.engine import availability
@@ -146,12 +145,6 @@ def client(monkeypatch):
     fake = mock.Mock(name='RPCClient')
     monkeypatch.setattr(rpc, 'get_client', lambda *args, **kwargs: fake)
     return fake
-
-
-@pytest.fixture
-def context():
-    return swconfig_context.RequestContext(project_id='p1',
-                                           roles=['member', 'reader'])
 
 
 def test_no_engine_refuses_before_anything_is_sent(client, context,

@@ -26,51 +26,13 @@ from swconfig import transports
 from swconfig.common import exception
 from swconfig.common import signing
 from swconfig.engine import deriving
-from swconfig.transports import base as transport_base
+from tests.unit.engine.derivation_sources import RecordingTransport
+from tests.unit.engine.derivation_sources import source_config
 
 SERVER = {'id': 'srv-1'}
 DEPLOYMENT_ID = '0b1c2d3e-0000-4000-8000-000000000001'
 DEPLOY_NAMES = ['deploy_server_id', 'deploy_action',
                 'deploy_signal_transport']
-
-
-def source_config(**overrides):
-    row = {
-        'id': 'src-1',
-        'name': 'source',
-        'group': 'script',
-        'config': '#!/bin/sh\n',
-        'inputs': [
-            {'name': 'foo', 'type': 'String', 'description': 'Foo',
-             'default': 'foo-default', 'replace_on_change': True},
-            {'name': 'bar', 'type': 'Number', 'default': None},
-            {'name': 'baz', 'type': 'Json', 'default': {'k': 'v'}},
-        ],
-        'outputs': [{'name': 'result', 'type': 'String',
-                     'error_output': False}],
-        'options': {'opt': 1},
-        'tenant': 'project-1',
-    }
-    row.update(overrides)
-    return row
-
-
-class RecordingTransport(transport_base.SignalTransport):
-    """A transport of the test's own: its inputs name what it was given."""
-
-    name = 'RECORDING'
-
-    def signal_inputs(self, server, deployment_id, action_revision):
-        return [transport_base.string_input(
-            'deploy_recorded', f'{server["id"]}/{deployment_id}/'
-                               f'{action_revision}', 'recorded')]
-
-
-@pytest.fixture
-def keyring(monkeypatch):
-    keys = signing.KeyRing({'unit': b'u' * 32}, 'unit')
-    monkeypatch.setattr(signing, '_KEYRING', keys)
-    return keys
 
 
 def derive(source=None, input_values=None, transport=None, action='CREATE',

@@ -25,8 +25,8 @@ from swconfig import transports
 from swconfig.common import exception
 from swconfig.engine import deriving
 from swconfig.engine import input_substitution
-from tests.unit.engine.test_deriving import RecordingTransport
-from tests.unit.engine.test_deriving import source_config
+from tests.unit.engine.derivation_sources import RecordingTransport
+from tests.unit.engine.derivation_sources import source_config
 
 VALUES = {'port': 8080, 'name': 'web', 'empty': None,
           'nested': {'get_input': 'port'}}

@@ -28,17 +28,12 @@ from swconfig.common import signing
 from swconfig.conf import CONF
 from swconfig.engine import metadata
 
+pytestmark = pytest.mark.usefixtures('keyring')
+
 SERVER = {'id': 'srv-1', 'token_revision': 1}
 CREATED = datetime.datetime(2030, 1, 2, 3, 4, 5, 678901)
 ENTRY_KEYS = {'id', 'name', 'group', 'creation_time', 'config', 'inputs',
               'outputs', 'options'}
-
-
-@pytest.fixture(autouse=True)
-def keyring(monkeypatch):
-    keys = signing.KeyRing({'unit': b'u' * 32}, 'unit')
-    monkeypatch.setattr(signing, '_KEYRING', keys)
-    return keys
 
 
 def config_row(config_id, name, minute=0):

@@ -31,14 +31,15 @@ from oslo_messaging import _utils as messaging_utils
 import pytest
 
 from swconfig.cmd import startup
-from swconfig.common import context as swconfig_context
 from swconfig.common import deployment_request
 from swconfig.common import exception
 from swconfig.common import rpc
 from swconfig.conf import CONF
-from swconfig.engine import availability
 from swconfig.engine import rpcapi
 from swconfig.engine import service as engine_service
+
+# Every engine these tests call runs (conftest's engines_running).
+pytestmark = pytest.mark.usefixtures('engines_running')
 
 CAPS = [None, '1.0', '1.1', '1.2', '1.3', '1.4', '1.5', '1.6', '1.7',
         '1.8', '1.9', '1.10', '1.11']
@@ -202,17 +203,6 @@ def _allowed(cap: str | None, version: str) -> bool:
     return messaging_utils.version_is_compatible(cap, version)
 
 
-@pytest.fixture(autouse=True)
-def engines_running(monkeypatch):
-    """Every engine these tests call runs and the bus is up: what
-    ``availability`` says before a call is tested in
-    test_availability.py."""
-    monkeypatch.setattr(availability.Availability, 'check',
-                        lambda self: None)
-    monkeypatch.setattr(availability.Availability, 'interrupt',
-                        lambda self: None)
-
-
 @pytest.fixture
 def client(monkeypatch):
     """The RPCClient, faked: records the version_cap EngineAPI asked for
@@ -238,12 +228,6 @@ def pinned(set_conf):
         set_conf('engine', cap, group='upgrade_levels')
         return rpcapi.EngineAPI()
     return _pinned
-
-
-@pytest.fixture
-def context():
-    return swconfig_context.RequestContext(project_id='p1',
-                                           roles=['member', 'reader'])
 
 
 def test_every_method_has_its_upgrade_behaviour():

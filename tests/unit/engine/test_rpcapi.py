@@ -24,15 +24,16 @@ import oslo_messaging as messaging
 from oslo_messaging import _utils as messaging_utils
 import pytest
 
-from swconfig.common import context as swconfig_context
 from swconfig.common import deployment_request
 from swconfig.common import exception
 from swconfig.common import rpc
 from swconfig.conf import CONF
-from swconfig.engine import availability
 from swconfig.engine import deployments
 from swconfig.engine import manager
 from swconfig.engine import rpcapi
+
+# Every engine these tests call runs (conftest's engines_running).
+pytestmark = pytest.mark.usefixtures('engines_running')
 
 # Manager methods that still accept the keyword arguments of an older RPC
 # API version (an engine upgraded before the APIs serves both).
@@ -100,17 +101,6 @@ def test_signatures_match(name):
 
 # -- what the client puts on the wire (only the RPC client is faked) ---------
 
-@pytest.fixture(autouse=True)
-def engines_running(monkeypatch):
-    """Every engine these tests call runs and the bus is up: what
-    ``availability`` says before a call is tested in
-    test_availability.py."""
-    monkeypatch.setattr(availability.Availability, 'check',
-                        lambda self: None)
-    monkeypatch.setattr(availability.Availability, 'interrupt',
-                        lambda self: None)
-
-
 @pytest.fixture
 def client(monkeypatch):
     """The oslo.messaging RPCClient, replaced by a mock; records the Target,
@@ -126,12 +116,6 @@ def client(monkeypatch):
 
     monkeypatch.setattr(rpc, 'get_client', get_client)
     return fake
-
-
-@pytest.fixture
-def context():
-    return swconfig_context.RequestContext(project_id='p1',
-                                           roles=['member', 'reader'])
 
 
 def test_client_target(client):

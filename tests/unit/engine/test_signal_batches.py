@@ -19,38 +19,14 @@ signal waits while an older one of its deployment is held elsewhere.
 """
 
 from swconfig.common import exception
-from swconfig.engine import signals
+from tests.unit.engine.claimed_signals import decide
+from tests.unit.engine.claimed_signals import deployment
+from tests.unit.engine.claimed_signals import signal
 
-OUTPUTS = [
-    {'name': 'result', 'type': 'String', 'error_output': False},
-    {'name': 'err', 'type': 'String', 'error_output': True},
-]
-DONE = {'result': 'ok', 'deploy_stdout': 'out', 'deploy_stderr': '',
-        'deploy_status_code': 0}
 DONE_VALUES = {'result': 'ok', 'deploy_stdout': 'out', 'deploy_stderr': '',
                'deploy_status_code': 0}
 PROGRESS = {'deploy_status': 'IN_PROGRESS',
             'deploy_status_reason': 'step 1 of 2'}
-
-
-def deployment(deployment_id='d-1', **values):
-    return {'id': deployment_id, 'action': 'CREATE',
-            'status': 'IN_PROGRESS', 'action_revision': 1, 'version': 3,
-            'output_values': None, 'outputs': OUTPUTS,
-            'config_id': f'c-{deployment_id}',
-            'server_id': f's-{deployment_id}', **values}
-
-
-def signal(inbox_id, deployment_id='d-1', payload=None, action_revision=1):
-    return {'id': inbox_id, 'deployment_id': deployment_id,
-            'action_revision': action_revision,
-            'payload': DONE if payload is None else payload}
-
-
-def decide(signal_list, deployment_list, first_pending=None):
-    return signals._decide(signal_list,
-                           {d['id']: d for d in deployment_list},
-                           first_pending or {})
 
 
 def test_complete_signal_writes_values_and_bumps_the_version():

@@ -18,9 +18,9 @@ size and the limit, exactly once and in order with the real signals."""
 
 from swconfig.common import states
 from swconfig.engine import signals
-from tests.unit.engine.test_signal_batches import decide
-from tests.unit.engine.test_signal_batches import deployment
-from tests.unit.engine.test_signal_batches import signal
+from tests.unit.engine.claimed_signals import decide
+from tests.unit.engine.claimed_signals import deployment
+from tests.unit.engine.claimed_signals import signal
 
 STAND_IN = states.oversized_signal(5242880, True, 4194304)
 REASON = ('Signal too large: 5242880 bytes, over the limit of 4194304 '

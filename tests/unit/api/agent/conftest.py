@@ -15,17 +15,14 @@
 """A SQLite database at the schema's head, one per test module, for the
 agent path's units that read or write through the DB layer."""
 
-from oslo_db.sqlalchemy import enginefacade
 import pytest
 
-from swconfig.db import migration
+from tests.unit.db import backends
 
 
 @pytest.fixture(scope='module')
 def facade(tmp_path_factory):
-    path = tmp_path_factory.mktemp('agent-db') / 'swconfig.sqlite'
-    facade = enginefacade.transaction_context()
-    facade.configure(connection=f'sqlite:///{path}', sqlite_fk=True)
-    migration.upgrade('head', engine=facade.writer.get_engine())
+    facade = backends.migrated_sqlite_facade(
+        tmp_path_factory.mktemp('agent-db') / 'swconfig.sqlite')
     yield facade
     facade.dispose_pool()

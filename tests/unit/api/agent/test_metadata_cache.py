@@ -31,6 +31,7 @@ from swconfig.db import models
 from swconfig.db import session
 from swconfig.engine import metadata
 from tests.fixtures.waiting import wait_for
+from tests.unit.db import backends
 from tests.unit.db import rows
 
 FRESHNESS = 1.0
@@ -48,9 +49,7 @@ def db(facade):
         yield facade.writer.get_engine()
     finally:
         reset()
-        with facade.writer.get_engine().begin() as connection:
-            for table in reversed(models.Base.metadata.sorted_tables):
-                connection.execute(table.delete())
+        backends.empty_tables(facade)
 
 
 class Clock:

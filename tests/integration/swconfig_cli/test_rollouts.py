@@ -13,7 +13,7 @@
 #    under the License.
 
 """``swconfig rollout ...``: the real console script against a real
-``swconfig-all``, as in test_swconfig_cli.py. ``rollout create --wait``
+``swconfig-all``, as in test_commands.py. ``rollout create --wait``
 follows a rollout over labelled servers while the test signals their
 deployments as agents would: a line per change (not a terminal), exit
 0 when COMPLETE and 1 when the error budget stops it; list, show,
@@ -21,29 +21,15 @@ targets, events and cancel."""
 
 import json
 import time
-import uuid
 
-import pytest
-
-from tests.integration.test_swconfig_cli import Cli
-from tests.integration.test_swconfig_cli import hello_config
-from tests.integration.test_swconfig_cli import service  # noqa: F401
-from tests.integration.test_swconfig_cli import signal
+from tests.integration.swconfig_cli.cli_helpers import Cli
+from tests.integration.swconfig_cli.cli_helpers import hello_config
+from tests.integration.swconfig_cli.cli_helpers import signal
 
 TIMEOUT = 60
 
 
-@pytest.fixture
-def project():
-    return f'cli-{uuid.uuid4().hex[:10]}'
-
-
-@pytest.fixture
-def cli(service, project, tmp_path):  # noqa: F811 - the fixture above
-    return Cli(tmp_path, f'{service.base_url}/v1/{project}')
-
-
-def _drive(cli: Cli, service, project: str, process, fail: bool) -> None:  # noqa: F811
+def _drive(cli: Cli, service, project: str, process, fail: bool) -> None:
     """Signal every running target until the command ends."""
     signalled: set[str] = set()
     deadline = time.monotonic() + TIMEOUT
@@ -68,7 +54,7 @@ def _labelled(cli: Cli, project: str, count: int) -> list[str]:
     return names
 
 
-def test_create_wait_follows_the_waves_to_complete(cli, service, project):  # noqa: F811
+def test_create_wait_follows_the_waves_to_complete(cli, service, project):
     config = hello_config(cli)
     names = _labelled(cli, project, 5)
     process = cli.start('rollout', 'create', '--selector', 'role=web',
@@ -100,7 +86,7 @@ def test_create_wait_follows_the_waves_to_complete(cli, service, project):  # no
     assert 'is COMPLETE already' in refused.stderr
 
 
-def test_create_wait_exits_1_when_the_error_budget_stops_it(cli, service,  # noqa: F811
+def test_create_wait_exits_1_when_the_error_budget_stops_it(cli, service,
                                                             project):
     config = hello_config(cli)
     _labelled(cli, project, 3)

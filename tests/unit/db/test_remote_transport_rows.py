@@ -12,9 +12,11 @@
 #    License for the specific language governing permissions and limitations
 #    under the License.
 
-"""Signals fetched from Swift or Zaqar, and documents to push, on every
-real backend: a fetched signal is stored and applied once however often
-it is fetched, and a push mark survives a change made while pushing."""
+"""The rows the remote transports (Swift, Zaqar, pushed documents) read
+and write, on every real backend: a fetched signal is stored and applied
+once however often it is fetched, the deployments waiting on a
+transport are found, and a push mark survives a change made while
+pushing."""
 
 import json
 
@@ -23,15 +25,15 @@ from swconfig.db import api as db_api
 from swconfig.engine import signals
 from tests.unit.db import backends
 from tests.unit.db import rows
-from tests.unit.db.test_signal_claims import _INBOX
-from tests.unit.db.test_signal_claims import DONE
-from tests.unit.db.test_signal_claims import OUTPUTS
-from tests.unit.db.test_signal_claims import _deployment_row
-from tests.unit.db.test_signal_claims import _read
+from tests.unit.db.signal_rows import DONE
+from tests.unit.db.signal_rows import INBOX
+from tests.unit.db.signal_rows import OUTPUTS
+from tests.unit.db.signal_rows import deployment_row
+from tests.unit.db.signal_rows import read_rows
 
 
-def _inbox(facade):  # noqa: F811
-    return _read(facade, _INBOX, _INBOX.c.id > 0)
+def _inbox(facade):
+    return read_rows(facade, INBOX, INBOX.c.id > 0)
 
 
 def _waiting(ctx, transport='TEMP_URL_SIGNAL'):
@@ -42,7 +44,7 @@ def _waiting(ctx, transport='TEMP_URL_SIGNAL'):
 
 @backends.on_every_backend
 def test_a_fetched_signal_is_stored_and_applied_once(
-        facade, admin, ctx):  # noqa: F811
+        facade, admin, ctx):
     deployment = _waiting(ctx)
     key = 'swift:1:' + 'a' * 32
     body = json.dumps(DONE).encode()
@@ -50,13 +52,13 @@ def test_a_fetched_signal_is_stored_and_applied_once(
     # Fetched again (another engine, a restart): not stored, not applied.
     assert not signals.SINK.receive(deployment['id'], 1, key, body=body)
     assert [row['result'] for row in _inbox(facade)] == [states.COMPLETE]
-    assert _deployment_row(facade, deployment['id'])['status'] == (
+    assert deployment_row(facade, deployment['id'])['status'] == (
         states.COMPLETE)
 
 
 @backends.on_every_backend
 def test_the_same_key_of_another_deployment_is_another_signal(
-        facade, admin, ctx):  # noqa: F811
+        facade, admin, ctx):
     first, second = _waiting(ctx), _waiting(ctx)
     assert db_api.signal_inbox_add_once(admin, first['id'], 1, DONE,
                                         'zaqar:m1') is not None
@@ -68,7 +70,7 @@ def test_the_same_key_of_another_deployment_is_another_signal(
 
 
 @backends.on_every_backend
-def test_waiting_deployments_of_a_transport(facade, admin, ctx):  # noqa: F811
+def test_waiting_deployments_of_a_transport(facade, admin, ctx):
     swift_one = _waiting(ctx)
     zaqar_one = _waiting(ctx, 'ZAQAR_SIGNAL')
     assert [row['id'] for row in db_api.software_deployments_waiting(
@@ -82,7 +84,7 @@ def test_waiting_deployments_of_a_transport(facade, admin, ctx):  # noqa: F811
 
 @backends.on_every_backend
 def test_a_push_mark_survives_a_change_made_while_pushing(
-        facade, admin, ctx):  # noqa: F811
+        facade, admin, ctx):
     server_id = f'server-{rows.new_project()}'
     with db_api.writer.using(ctx):
         db_api.server_claim(ctx, server_id, None,

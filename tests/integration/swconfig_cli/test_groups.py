@@ -14,28 +14,12 @@
 
 """``swconfig server set`` and ``swconfig server-group ...``: the real
 console script against a real ``swconfig-all``, as in
-test_swconfig_cli.py. Labels are set and filtered, groups created by
+test_commands.py. Labels are set and filtered, groups created by
 selector and by explicit servers follow relabelling, are found by name,
 listed and deleted; mistakes exit 1 (refused) or 2 (usage) with one
 line."""
 
-import uuid
-
-import pytest
-
-from tests.integration.test_swconfig_cli import Cli
-from tests.integration.test_swconfig_cli import one_line_error
-from tests.integration.test_swconfig_cli import service  # noqa: F401
-
-
-@pytest.fixture
-def project():
-    return f'cli-{uuid.uuid4().hex[:10]}'
-
-
-@pytest.fixture
-def cli(service, project, tmp_path):  # noqa: F811 - the fixture above
-    return Cli(tmp_path, f'{service.base_url}/v1/{project}')
+from tests.integration.swconfig_cli.cli_helpers import one_line_error
 
 
 def test_labels_and_groups(cli):

@@ -30,27 +30,28 @@ import sqlalchemy as sa
 
 from swconfig.common import context as swconfig_context
 from swconfig.db import api as db_api
-from swconfig.db import models
 from swconfig.engine import signals
 from tests.unit.db import backends
 from tests.unit.db import rows
+from tests.unit.db.signal_rows import DEPLOYMENT
+from tests.unit.db.signal_rows import DONE
+from tests.unit.db.signal_rows import EVENT
+from tests.unit.db.signal_rows import INBOX
+from tests.unit.db.signal_rows import OUTPUTS
+from tests.unit.db.signal_rows import deployment_row
+from tests.unit.db.signal_rows import events_of
+from tests.unit.db.signal_rows import inbox_rows
+from tests.unit.db.signal_rows import read_rows
 
 # SQLite has one writer at a time: a second engine's claim waits for the
 # first transaction instead of skipping its rows.
 ROW_LOCKING_BACKENDS = ('mysql', 'postgresql')
-OUTPUTS = [{'name': 'result', 'type': 'String', 'error_output': False}]
-DONE = {'result': 'ok', 'deploy_stdout': 'out', 'deploy_stderr': '',
-        'deploy_status_code': 0}
 PROGRESS = {'deploy_status': 'IN_PROGRESS', 'deploy_status_reason': 'half'}
 # A claim that skips held rows answers at once; one that waits for them
 # would not be back before the holder lets go.
 SKIP_DEADLINE = 2.0
 CLAIM_WAIT = 10
 HOLD_LIMIT = 60
-
-_INBOX = models.SignalInbox.__table__
-_DEPLOYMENT = models.SoftwareDeployment.__table__
-_EVENT = models.DeploymentEvent.__table__
 
 on_row_locking_backends = pytest.mark.parametrize(
     'facade', ROW_LOCKING_BACKENDS, indirect=True)
@@ -67,32 +68,9 @@ def _signal(admin, deployment_id, payload=None, revision=1):
                                    DONE if payload is None else payload)
 
 
-def _read(facade, table, *where):
-    """Rows as committed, read back past swconfig.db.api."""
-    query = sa.select(table).where(*where).order_by(table.c.id)
-    with facade.writer.get_engine().connect() as connection:
-        return [row._asdict() for row in connection.execute(query)]
-
-
-def _inbox(facade, ids):
-    return {row['id']: row for row in _read(facade, _INBOX,
-                                            _INBOX.c.id.in_(ids))}
-
-
-def _deployment_row(facade, deployment_id):
-    [row] = _read(facade, _DEPLOYMENT, _DEPLOYMENT.c.id == deployment_id)
-    return row
-
-
-def _events(facade, deployment_id):
-    return [(e['old_status'], e['new_status'], e['reason'])
-            for e in _read(facade, _EVENT,
-                           _EVENT.c.deployment_id == deployment_id)]
-
-
 def _snapshot(facade):
-    return [_read(facade, table)
-            for table in (_INBOX, _DEPLOYMENT, _EVENT)]
+    return [read_rows(facade, table)
+            for table in (INBOX, DEPLOYMENT, EVENT)]
 
 
 def _claim_in_thread(ids, outcome, key, started=None, release=None):
@@ -138,17 +116,17 @@ def test_second_signal_of_a_batch_is_a_duplicate(facade, ctx, admin):
     assert signals.apply_batch([second, first]) == {
         first: 'COMPLETE', second: 'DUPLICATE'}
 
-    row = _deployment_row(facade, deployment_id)
+    row = deployment_row(facade, deployment_id)
     assert row['status'] == 'COMPLETE'
     assert row['status_reason'] == 'Outputs received'
     assert row['output_values'] == DONE
     assert row['version'] == 2
     assert row['updated_at'] is not None
-    inbox = _inbox(facade, [first, second])
+    inbox = inbox_rows(facade, [first, second])
     assert {i: r['result'] for i, r in inbox.items()} == {
         first: 'COMPLETE', second: 'DUPLICATE'}
     assert all(r['processed_at'] is not None for r in inbox.values())
-    assert _events(facade, deployment_id) == [
+    assert events_of(facade, deployment_id) == [
         (None, 'IN_PROGRESS', 'Deploy data available'),
         ('IN_PROGRESS', 'COMPLETE', 'Outputs received'),
         ('COMPLETE', 'COMPLETE',
@@ -165,12 +143,12 @@ def test_stale_and_gone_signals_are_finished_unapplied(facade, ctx, admin):
     assert signals.apply_batch([stale, gone]) == {
         stale: 'STALE', gone: 'GONE'}
 
-    row = _deployment_row(facade, deployment_id)
+    row = deployment_row(facade, deployment_id)
     assert (row['status'], row['version'], row['output_values']) == (
         'IN_PROGRESS', 1, None)
-    assert {i: r['result'] for i, r in _inbox(facade, [stale, gone])
+    assert {i: r['result'] for i, r in inbox_rows(facade, [stale, gone])
             .items()} == {stale: 'STALE', gone: 'GONE'}
-    assert _events(facade, deployment_id)[1:] == [
+    assert events_of(facade, deployment_id)[1:] == [
         ('IN_PROGRESS', 'IN_PROGRESS',
          'Stale signal for action revision 0 ignored (current revision '
          '1)')]
@@ -199,15 +177,15 @@ def test_many_deployments_in_one_call(facade, ctx, admin):
             (twice, 'COMPLETE', 'Outputs received', 3),
             (progress, 'IN_PROGRESS', 'half', 2)):
         for deployment_id in group:
-            row = _deployment_row(facade, deployment_id)
+            row = deployment_row(facade, deployment_id)
             assert (row['status'], row['status_reason'],
                     row['version']) == (status, reason, version)
             assert row['output_values'] == (
                 DONE if status == 'COMPLETE' else None)
-    inbox = _inbox(facade, list(expected))
+    inbox = inbox_rows(facade, list(expected))
     assert {i: r['result'] for i, r in inbox.items()} == expected
     assert all(r['processed_at'] is not None for r in inbox.values())
-    assert _events(facade, twice[0])[1:] == [
+    assert events_of(facade, twice[0])[1:] == [
         ('IN_PROGRESS', 'IN_PROGRESS', 'half'),
         ('IN_PROGRESS', 'COMPLETE', 'Outputs received')]
 
@@ -296,7 +274,7 @@ def test_claimed_signals_are_skipped_not_waited_for(facade, ctx, admin):
         holder.join(HOLD_LIMIT)
     assert not holder.is_alive()
 
-    inbox = _inbox(facade, held + [free])
+    inbox = inbox_rows(facade, held + [free])
     assert [r['processed_at'] for r in inbox.values()] == [None] * 3
     with db_api.writer.using(admin):
         assert [s['id'] for s in db_api.signal_inbox_claim(
@@ -321,9 +299,9 @@ def test_a_signal_waits_for_an_older_one_held_elsewhere(facade, ctx,
         _check(outcome)
         assert outcome['holder'] == [older]
         assert signals.apply_batch([later]).get(later) is None
-        row = _deployment_row(facade, deployment_id)
+        row = deployment_row(facade, deployment_id)
         assert (row['status'], row['version']) == ('IN_PROGRESS', 1)
-        assert _inbox(facade, [later])[later]['processed_at'] is None
+        assert inbox_rows(facade, [later])[later]['processed_at'] is None
     finally:
         release.set()
         holder.join(HOLD_LIMIT)
@@ -331,7 +309,7 @@ def test_a_signal_waits_for_an_older_one_held_elsewhere(facade, ctx,
 
     assert signals.apply_batch([older, later]) == {
         older: 'PROGRESS', later: 'COMPLETE'}
-    row = _deployment_row(facade, deployment_id)
+    row = deployment_row(facade, deployment_id)
     assert (row['status'], row['version']) == ('COMPLETE', 3)
-    assert [e[1:] for e in _events(facade, deployment_id)[1:]] == [
+    assert [e[1:] for e in events_of(facade, deployment_id)[1:]] == [
         ('IN_PROGRESS', 'half'), ('COMPLETE', 'Outputs received')]

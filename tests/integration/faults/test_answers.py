@@ -13,7 +13,7 @@
 #    under the License.
 
 """The fault suite's outages, as clients see the answers: on the rig of
-test_faults.py (private RabbitMQ node, private database server,
+fault_rig.py (private RabbitMQ node, private database server,
 ``swconfig-api`` with two workers, two ``swconfig-engine`` processes).
 
 * During a RabbitMQ outage with a write storm, agents' signals (which
@@ -36,9 +36,7 @@ import uuid
 import requests
 
 from tests.fixtures import fault_agents
-from tests.integration.test_faults import SETTLE_TIMEOUT
-from tests.integration.test_faults import broker  # noqa: F401
-from tests.integration.test_faults import rig  # noqa: F401
+from tests.integration.faults.fault_rig import SETTLE_TIMEOUT
 
 #: Every agent signal must be answered within this, outage or not.
 SIGNAL_WITHIN = 5.0
@@ -110,7 +108,7 @@ def _summary(answers: list) -> dict:
             'slowest': round(max(a[1] for a in answers), 2)}
 
 
-def test_bus_outage_write_storm_signals_answered(rig):  # noqa: F811
+def test_bus_outage_write_storm_signals_answered(rig):
     signals = rig.deploy(SIGNALS, 'storm')
     creation = {'config_id': rig.config_id, 'server_id': 'storm-server',
                 'input_values': {}, 'signal_transport': 'HEAT_SIGNAL'}
@@ -152,7 +150,7 @@ def test_bus_outage_write_storm_signals_answered(rig):  # noqa: F811
         item.value for item in signals}
 
 
-def test_no_engine_creation_is_503_at_once(rig):  # noqa: F811
+def test_no_engine_creation_is_503_at_once(rig):
     engines = rig.engines()
     assert len(engines) == 2
     configs = f'/v1/{rig.project}/software_configs'

@@ -30,7 +30,6 @@ import pytest
 import sqlalchemy as sa
 
 from swconfig.common import exception
-from swconfig.common import signing
 from swconfig.common.deployment_request import DeploymentRequest
 from swconfig.db import api as db_api
 from swconfig.db import models
@@ -38,6 +37,8 @@ from swconfig.engine import deployment_batches
 from swconfig.engine import deployments
 from tests.unit.db import backends
 from tests.unit.db import rows
+
+pytestmark = pytest.mark.usefixtures('keyring')
 
 ROW_LOCKING_BACKENDS = ('mysql', 'postgresql')
 INPUTS = [{'name': 'port', 'type': 'Number', 'default': 80}]
@@ -47,12 +48,6 @@ JOIN_TIMEOUT = 60
 
 on_row_locking_backends = pytest.mark.parametrize(
     'facade', ROW_LOCKING_BACKENDS, indirect=True)
-
-
-@pytest.fixture(autouse=True)
-def keyring(monkeypatch):
-    monkeypatch.setattr(signing, '_KEYRING',
-                        signing.KeyRing({'unit': b'u' * 32}, 'unit'))
 
 
 def _requests(config, servers, count, prefix='s', **extra):

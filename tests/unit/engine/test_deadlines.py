@@ -31,13 +31,13 @@ from swconfig.engine import periodics
 from swconfig.engine import signals
 from tests.unit.db import backends
 from tests.unit.db import rows
-from tests.unit.db.test_signal_claims import DONE
-from tests.unit.db.test_signal_claims import OUTPUTS
-from tests.unit.db.test_signal_claims import _deployment_row
-from tests.unit.db.test_signal_claims import _events
-from tests.unit.db.test_signal_claims import _inbox
+from tests.unit.db.signal_rows import DONE
+from tests.unit.db.signal_rows import INBOX
+from tests.unit.db.signal_rows import OUTPUTS
+from tests.unit.db.signal_rows import deployment_row
+from tests.unit.db.signal_rows import events_of
+from tests.unit.db.signal_rows import inbox_rows
 
-_INBOX = models.SignalInbox.__table__
 _DEPLOYMENT = models.SoftwareDeployment.__table__
 
 
@@ -74,33 +74,33 @@ def _check_timeouts(facade) -> int:
     return _failed(facade) - before
 
 
-def _store(facade, deployment_id, received_at, revision=1):  # noqa: F811
+def _store(facade, deployment_id, received_at, revision=1):
     """A signal as the API stores it, stamped ``received_at``."""
     with facade.writer.get_engine().begin() as connection:
-        return connection.execute(_INBOX.insert().values(
+        return connection.execute(INBOX.insert().values(
             deployment_id=deployment_id, action_revision=revision,
             payload=DONE, received_at=received_at)).inserted_primary_key[0]
 
 
 @backends.on_every_backend
 def test_a_signal_stored_by_the_deadline_beats_the_timeout(
-        facade, admin, ctx):  # noqa: F811
+        facade, admin, ctx):
     deployment_id, deadline = _expired(ctx, seconds_ago=30)
     inbox_id = _store(facade, deployment_id,
                       deadline - datetime.timedelta(seconds=0.6))
     assert _check_timeouts(facade) == 0
-    assert _deployment_row(facade, deployment_id)['status'] == (
+    assert deployment_row(facade, deployment_id)['status'] == (
         states.IN_PROGRESS)
     # The broker is back, or the sweep comes round: the signal applies.
     assert signals.apply_batch([inbox_id]) == {inbox_id: states.COMPLETE}
-    row = _deployment_row(facade, deployment_id)
+    row = deployment_row(facade, deployment_id)
     assert row['status'] == states.COMPLETE
     assert row['output_values']['result'] == 'ok'
 
 
 @backends.on_every_backend
 def test_a_signal_stored_while_the_check_decides_still_wins(
-        facade, admin, ctx):  # noqa: F811
+        facade, admin, ctx):
     deployment_id, deadline = _expired(ctx, seconds_ago=30)
     [read] = db_api.software_deployment_timed_out(
         admin, timeutils.utcnow(), 10)
@@ -109,48 +109,48 @@ def test_a_signal_stored_while_the_check_decides_still_wins(
                       deadline - datetime.timedelta(seconds=0.1))
     assert not db_api.software_deployment_time_out(
         admin, deployment_id, read['version'], 'timed out')
-    assert _deployment_row(facade, deployment_id)['status'] == (
+    assert deployment_row(facade, deployment_id)['status'] == (
         states.IN_PROGRESS)
     assert signals.apply_batch([inbox_id]) == {inbox_id: states.COMPLETE}
 
 
 @backends.on_every_backend
 def test_a_signal_after_the_deadline_does_not_save_it(
-        facade, admin, ctx):  # noqa: F811
+        facade, admin, ctx):
     deployment_id, deadline = _expired(ctx, seconds_ago=30)
     late = _store(facade, deployment_id,
                   deadline + datetime.timedelta(seconds=1))
     stale = _store(facade, deployment_id,
                    deadline - datetime.timedelta(seconds=5), revision=0)
     assert _check_timeouts(facade) == 1
-    row = _deployment_row(facade, deployment_id)
+    row = deployment_row(facade, deployment_id)
     assert row['status'] == states.FAILED
     assert row['status_reason'] == (
         'Deployment timed out: no signal within 60 seconds')
-    assert _events(facade, deployment_id)[-1] == (
+    assert events_of(facade, deployment_id)[-1] == (
         states.IN_PROGRESS, states.FAILED, row['status_reason'])
     assert signals.apply_batch([late, stale]) == {
         late: states.DUPLICATE, stale: states.STALE}
-    assert _deployment_row(facade, deployment_id)['status'] == states.FAILED
-    assert all(r['processed_at'] for r in _inbox(facade,
-                                                 [late, stale]).values())
+    assert deployment_row(facade, deployment_id)['status'] == states.FAILED
+    assert all(r['processed_at'] for r in inbox_rows(facade,
+                                                     [late, stale]).values())
 
 
 @backends.on_every_backend
 def test_the_deadline_is_acted_on_after_the_store_grace(
-        facade, admin, ctx):  # noqa: F811
+        facade, admin, ctx):
     just_passed, _ = _expired(ctx, seconds_ago=0.2)
     long_passed, _ = _expired(ctx, seconds_ago=(
         deadlines.SIGNAL_STORE_GRACE_SECONDS + 5))
     assert _check_timeouts(facade) == 1
-    assert _deployment_row(facade, just_passed)['status'] == (
+    assert deployment_row(facade, just_passed)['status'] == (
         states.IN_PROGRESS)
-    assert _deployment_row(facade, long_passed)['status'] == states.FAILED
+    assert deployment_row(facade, long_passed)['status'] == states.FAILED
 
 
 @backends.on_every_backend
 def test_a_deployment_changed_since_the_read_is_not_failed(
-        facade, admin, ctx):  # noqa: F811
+        facade, admin, ctx):
     deployment_id, _ = _expired(ctx, seconds_ago=30)
     [read] = db_api.software_deployment_timed_out(
         admin, timeutils.utcnow(), 10)
@@ -160,7 +160,7 @@ def test_a_deployment_changed_since_the_read_is_not_failed(
             table.c.id == deployment_id).values(version=read['version'] + 1))
     assert not db_api.software_deployment_time_out(
         admin, deployment_id, read['version'], 'timed out')
-    assert _deployment_row(facade, deployment_id)['status'] == (
+    assert deployment_row(facade, deployment_id)['status'] == (
         states.IN_PROGRESS)
 
 
@@ -176,7 +176,7 @@ def _deadline_in(ctx, seconds: float, **values) -> datetime.datetime:
 
 @backends.on_every_backend
 def test_the_next_deadline_is_the_earliest_not_acted_on_yet(
-        facade, admin, ctx):  # noqa: F811
+        facade, admin, ctx):
     assert db_api.software_deployment_next_deadline(
         admin, timeutils.utcnow()) is None
     _deadline_in(ctx, -30)                      # acted on already
@@ -192,7 +192,7 @@ def test_the_next_deadline_is_the_earliest_not_acted_on_yet(
 
 @backends.on_every_backend
 def test_the_task_sleeps_until_the_next_deadline_is_due(
-        facade, admin, ctx):  # noqa: F811
+        facade, admin, ctx):
     grace = deadlines.SIGNAL_STORE_GRACE_SECONDS
 
     def due_in(deadline: datetime.datetime) -> float:

@@ -17,30 +17,17 @@
 is an error naming the actions defined (never a success), a second
 trigger of a running action is refused unless ``--allow-concurrent``,
 and a trigger says on stderr what the agent will run. The real console
-script against a real ``swconfig-all``, as in test_swconfig_cli.py."""
+script against a real ``swconfig-all``, as in test_commands.py."""
 
 import os
 import uuid
 
-import pytest
-
-from tests.integration.test_swconfig_cli import COMPONENT
-from tests.integration.test_swconfig_cli import Cli
-from tests.integration.test_swconfig_cli import hello_config
-from tests.integration.test_swconfig_cli import one_line_error
-from tests.integration.test_swconfig_cli import service  # noqa: F401
+from tests.integration.swconfig_cli.cli_helpers import COMPONENT
+from tests.integration.swconfig_cli.cli_helpers import Cli
+from tests.integration.swconfig_cli.cli_helpers import hello_config
+from tests.integration.swconfig_cli.cli_helpers import one_line_error
 
 DEFINED = 'its entries define CREATE, BACKUP, SUSPEND, RESUME, DELETE.'
-
-
-@pytest.fixture
-def project():
-    return f'cli-{uuid.uuid4().hex[:10]}'
-
-
-@pytest.fixture
-def cli(service, project, tmp_path):  # noqa: F811 - the fixture above
-    return Cli(tmp_path, f'{service.base_url}/v1/{project}')
 
 
 def _component_deployment(cli: Cli) -> str:

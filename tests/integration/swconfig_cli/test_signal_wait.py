@@ -14,7 +14,8 @@
 
 """``swconfig deployment signal`` and ``deployment wait``, the readable
 lists and the command's plain messages, run as the real console script
-against a running ``swconfig-all`` (``test_swconfig_cli``'s fixtures).
+against a running ``swconfig-all`` (the fixtures of this folder's
+conftest).
 
 ``deployment signal`` plays the agent here: it reports as heat-agents
 would, and its exit status says whether the signal counted.
@@ -24,16 +25,10 @@ import re
 import signal as signals
 import uuid
 
-from tests.integration import test_swconfig_cli as swconfig_cli
-from tests.integration.test_swconfig_cli import Cli
-from tests.integration.test_swconfig_cli import Run
-from tests.integration.test_swconfig_cli import hello_config
-from tests.integration.test_swconfig_cli import one_line_error
-
-# The same fixtures: a swconfig-all for the module, a project per test.
-service = swconfig_cli.service
-project = swconfig_cli.project
-cli = swconfig_cli.cli
+from tests.integration.swconfig_cli.cli_helpers import Cli
+from tests.integration.swconfig_cli.cli_helpers import Run
+from tests.integration.swconfig_cli.cli_helpers import hello_config
+from tests.integration.swconfig_cli.cli_helpers import one_line_error
 
 BACKUP_COMPONENT = '''\
 configs:
