@@ -18,7 +18,7 @@ pecan parses form and JSON bodies on its own, before any controller runs,
 to pass their fields as keyword arguments: a malformed multipart body then
 fails with a 500 and deep JSON with a RecursionError, and every JSON body is
 parsed twice. swconfig reads bodies itself, with Heat's rules
-(``swconfig.api.body``), so the real Content-Type is kept aside in the
+(``swconfig.api.request_body``), so the real Content-Type is kept aside in the
 environ and pecan sees an opaque one.
 """
 

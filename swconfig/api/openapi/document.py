@@ -103,7 +103,7 @@ def _operation(declared: spec.Operation, template: str,
     if template.startswith(urls.PROJECT):
         # swconfig.api.middleware.concurrency and the backends: every
         # project request; swconfig.api.middleware.ratelimit: every write;
-        # swconfig.api.body: every body of the tenant API.
+        # swconfig.api.request_body: every body of the tenant API.
         responses = operation['responses']
         responses.update(spec.errors(503))
         if method in WRITES:

@@ -37,8 +37,8 @@ import pytest
 import schemathesis
 
 from swconfig import policies
-from swconfig.api import body
 from swconfig.api import dispatch
+from swconfig.api import request_body
 from swconfig.api import routes
 from swconfig.api.openapi import components
 from swconfig.api.openapi import document
@@ -152,7 +152,7 @@ def test_success_and_error_statuses():
             if name in responses} == {'400', '403', '404', '405', '409',
                                       '413', '415', '422', '429', '503'}
     for method, path, operation in _operations(doc):
-        # swconfig.api.body answers 415 for a body not declared JSON.
+        # swconfig.api.request_body answers 415 for a body not declared JSON.
         tenant_body = path.startswith(urls.PROJECT) and (
             'requestBody' in operation)
         assert ('415' in operation['responses']) == tenant_body, (method,
@@ -272,11 +272,12 @@ def test_request_schemas_are_the_schema_modules_objects():
 
 def test_controllers_validate_with_the_documented_schemas(
         inprocess_stack, monkeypatch):
-    """Each documented body reaches body.load (body.load_list for a list
+    """Each documented body reaches request_body.load (load_list for a list
     body, its items validated with the schema they refer to) with the
     documented object."""
     seen = []
-    real_load, real_load_list = body.load, body.load_list
+    real_load, real_load_list = (request_body.load,
+                                 request_body.load_list)
 
     def recording_load(request, schema):
         seen.append(schema)
@@ -288,8 +289,9 @@ def test_controllers_validate_with_the_documented_schemas(
             '$ref']) is item_schema
         return real_load_list(request, schema, item_schema, max_items)
 
-    monkeypatch.setattr(body, 'load', recording_load)
-    monkeypatch.setattr(body, 'load_list', recording_load_list)
+    monkeypatch.setattr(request_body, 'load', recording_load)
+    monkeypatch.setattr(request_body, 'load_list',
+                        recording_load_list)
     for method, path, schema in _each_body_schema():
         seen.clear()
         sample = [{}] if schema.get('type') == 'array' else {}

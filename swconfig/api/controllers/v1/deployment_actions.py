@@ -22,7 +22,7 @@ of them). The engine does the work (``swconfig.engine.actions``).
 
 import pecan
 
-from swconfig.api import body
+from swconfig.api import request_body
 from swconfig.api.controllers.v1 import params
 from swconfig.api.controllers.v1 import software_deployments as deployments
 from swconfig.api.openapi import spec
@@ -48,7 +48,7 @@ def run_action(deployment_id: str) -> str | None:
     nothing runs it); for DELETE, 204 when the deployment is gone at
     once."""
     context = pecan.request.context
-    document = body.load(pecan.request, schemas.ACTION_RUN)
+    document = request_body.load(pecan.request, schemas.ACTION_RUN)
     row = pecan.request.engine.run_deployment_action(
         context, deployment_id, document['action'])
     return deployments.deployment_or_nothing(context, row, 200)
@@ -71,7 +71,7 @@ def trigger(deployment_id: str) -> dict:
     the ``Idempotency-Key`` was used for this very request before; 409
     while the same action still runs, unless ``allow_concurrent``."""
     context = pecan.request.context
-    document = body.load(pecan.request, schemas.TRIGGER)
+    document = request_body.load(pecan.request, schemas.TRIGGER)
     # allow_concurrent decides whether to run, not what runs: apart from
     # the request (whose digest an Idempotency-Key is checked against).
     request = {key: document.get(key)

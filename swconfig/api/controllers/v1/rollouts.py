@@ -20,8 +20,8 @@ import time
 
 import pecan
 
-from swconfig.api import body
 from swconfig.api import deployment_watch
+from swconfig.api import request_body
 from swconfig.api import views
 from swconfig.api.controllers.v1 import params
 from swconfig.api.openapi import spec
@@ -119,7 +119,7 @@ def show(rollout_id: str) -> dict:
                 parameters=(spec.IDEMPOTENCY_KEY,))
 def create() -> dict:
     context = pecan.request.context
-    document = body.load(pecan.request, schemas.CREATE)
+    document = request_body.load(pecan.request, schemas.CREATE)
     target, work = _split(document)
     row = pecan.request.engine.create_rollout(
         context, target, work,

@@ -17,7 +17,7 @@ by explicit members and/or a label selector; the targets of rollouts."""
 
 import pecan
 
-from swconfig.api import body
+from swconfig.api import request_body
 from swconfig.api import views
 from swconfig.api.controllers.v1 import params
 from swconfig.api.openapi import spec
@@ -79,7 +79,7 @@ def show(group_id: str) -> dict:
                            **spec.errors(400, 403, 409)})
 def create() -> dict:
     context = pecan.request.context
-    document = body.load(pecan.request, schemas.CREATE)
+    document = request_body.load(pecan.request, schemas.CREATE)
     row = pecan.request.engine.create_server_group(
         context, document['name'], document.get('servers') or [],
         document.get('selector'))
@@ -94,7 +94,7 @@ def create() -> dict:
                            **spec.errors(400, 403, 404, 409)})
 def update(group_id: str) -> dict:
     context = pecan.request.context
-    document = body.load(pecan.request, schemas.UPDATE)
+    document = request_body.load(pecan.request, schemas.UPDATE)
     row = pecan.request.engine.update_server_group(context, group_id,
                                                    document)
     return {'server_group': views.server_group(row, row['members'])}

@@ -19,7 +19,7 @@ import re
 
 import pecan
 
-from swconfig.api import body
+from swconfig.api import request_body
 from swconfig.api import views
 from swconfig.api.openapi import spec
 from swconfig.api.schemas.v1 import servers as schemas
@@ -93,7 +93,7 @@ def show(server_id: str) -> dict:
                            **spec.errors(400, 403)})
 def register() -> dict:
     context = pecan.request.context
-    document = body.load(pecan.request, schemas.CREATE)
+    document = request_body.load(pecan.request, schemas.CREATE)
     server_id = document['server_id']
     row = pecan.request.engine.register_server(context, server_id)
     labels = db_api.server_labels_get(context, [server_id])
@@ -108,8 +108,8 @@ def register() -> dict:
                            **spec.errors(400, 403)})
 def update(server_id: str) -> dict:
     context = pecan.request.context
-    body.validate(schemas.SERVER_ID, server_id)
-    document = body.load(pecan.request, schemas.UPDATE)
+    request_body.validate(schemas.SERVER_ID, server_id)
+    document = request_body.load(pecan.request, schemas.UPDATE)
     row = pecan.request.engine.set_server_labels(context, server_id,
                                                  document['labels'])
     return {'server': views.server(row, row['labels'])}
@@ -136,5 +136,5 @@ def agent_config(server_id: str) -> dict:
     for cloud-init user data. The first call claims the server for the
     caller's project (its signed URL is a credential)."""
     context = pecan.request.context
-    body.validate(schemas.SERVER_ID, server_id)
+    request_body.validate(schemas.SERVER_ID, server_id)
     return pecan.request.engine.get_agent_config(context, server_id)

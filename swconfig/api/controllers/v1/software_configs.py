@@ -17,7 +17,7 @@
 import pecan
 
 from swconfig.api import access
-from swconfig.api import body
+from swconfig.api import request_body
 from swconfig.api import views
 from swconfig.api.controllers.v1 import params
 from swconfig.api.openapi import spec
@@ -92,7 +92,7 @@ def show(config_id: str) -> dict:
                            **spec.errors(400, 403)})
 def create() -> dict:
     context = pecan.request.context
-    document = body.load(pecan.request, schemas.CREATE)
+    document = request_body.load(pecan.request, schemas.CREATE)
     row = pecan.request.engine.create_software_config(
         context, name=document.get('name'), group=document.get('group'),
         config=document.get('config'), inputs=document.get('inputs'),

@@ -20,8 +20,8 @@ import pecan
 
 from swconfig import transports
 from swconfig.api import access
-from swconfig.api import body
 from swconfig.api import deployment_watch
+from swconfig.api import request_body
 from swconfig.api import views
 from swconfig.api.controllers.v1 import params
 from swconfig.api.openapi import spec
@@ -153,15 +153,15 @@ def create() -> dict:
     """One deployment; or, for a body that is a list, one per item (409
     while an engine is older than RPC API 1.9)."""
     context = pecan.request.context
-    if body.is_list(pecan.request):
-        documents = body.load_list(pecan.request, schemas.CREATE_LIST,
+    if request_body.is_list(pecan.request):
+        documents = request_body.load_list(pecan.request, schemas.CREATE_LIST,
                                    schemas.CREATE,
                                    CONF.api.max_batch_deployments)
         rows = pecan.request.engine.create_software_deployments(
             context, [deployment_request.DeploymentRequest.from_dict(item)
                       for item in documents], params.idempotency_key())
         return {'software_deployments': deployment_views(context, rows)}
-    document = body.load(pecan.request, schemas.CREATE)
+    document = request_body.load(pecan.request, schemas.CREATE)
     request = deployment_request.DeploymentRequest.from_dict(document)
     row = pecan.request.engine.create_software_deployment(
         context, request, params.idempotency_key())
@@ -177,7 +177,7 @@ def create() -> dict:
                            **spec.errors(400, 403, 404, 409)})
 def update(deployment_id: str) -> dict:
     context = pecan.request.context
-    document = body.load(pecan.request, schemas.UPDATE)
+    document = request_body.load(pecan.request, schemas.UPDATE)
     values = {key: document.get(key) for key in schemas.UPDATE['properties']}
     row = pecan.request.engine.update_software_deployment(
         context, deployment_id, values)
@@ -229,7 +229,7 @@ def signal(deployment_id: str) -> dict:
     """An API user signals the current action of a deployment, with the
     same semantics as the agent's signed URL."""
     context = pecan.request.context
-    payload = body.read_json(pecan.request)
+    payload = request_body.read_json(pecan.request)
     states.drop_forged_stand_in(payload)
     deployment = db_api.software_deployment_get(context, deployment_id)
     inbox_id = db_api.signal_inbox_add(context, deployment_id,

@@ -21,7 +21,7 @@ SoftwareComponent whose properties are a valid config.
 
 import pecan
 
-from swconfig.api import body
+from swconfig.api import request_body
 from swconfig.api.openapi import spec
 from swconfig.api.schemas.v1 import software_configs as schemas
 from swconfig.common import components
@@ -37,7 +37,7 @@ from swconfig.common import exception
                 responses={**spec.ok('TemplateValidateResult', 'Valid.'),
                            **spec.errors(400, 403)})
 def validate_template() -> dict:
-    document = body.load(pecan.request, schemas.VALIDATE)
+    document = request_body.load(pecan.request, schemas.VALIDATE)
     template = document['template']
     for name, resource in template['resources'].items():
         properties = resource.get('properties') or {}
@@ -45,7 +45,7 @@ def validate_template() -> dict:
         schema = (schemas.COMPONENT_PROPERTIES if component
                   else schemas.CONFIG_PROPERTIES)
         try:
-            body.validate(schema, properties)
+            request_body.validate(schema, properties)
         except exception.InvalidParameterValue as exc:
             raise exception.InvalidTemplate(
                 reason=f'resource {name}: {exc.message}')

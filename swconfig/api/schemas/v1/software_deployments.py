@@ -132,7 +132,7 @@ CREATE = {
 }
 
 #: A list of deployments to create: each item is validated with CREATE
-#: (``body.load_list``), which the document references by name.
+#: (``request_body.load_list``), which the document references by name.
 CREATE_LIST = {
     'title': 'SoftwareDeploymentCreateList',
     'description': 'Create several deployments in one request, all or '

@@ -20,7 +20,7 @@ import json
 import pytest
 import webob
 
-from swconfig.api import body
+from swconfig.api import request_body
 from swconfig.api.schemas.v1 import software_configs as config_schemas
 from swconfig.api.schemas.v1 import software_deployments as deploy_schemas
 from swconfig.common import exception
@@ -52,7 +52,7 @@ def small_limit(set_conf):
 ])
 def test_json_and_heats_aliases_are_parsed(content_type):
     request = _request('{"name": "x", "n": [1, 2]}', content_type)
-    assert body.read_json(request) == {'name': 'x', 'n': [1, 2]}
+    assert request_body.read_json(request) == {'name': 'x', 'n': [1, 2]}
 
 
 @pytest.mark.parametrize('content_type', [
@@ -63,7 +63,7 @@ def test_json_and_heats_aliases_are_parsed(content_type):
 ])
 def test_other_content_types_are_415_saying_so(content_type):
     with pytest.raises(exception.UnsupportedMediaType) as info:
-        body.read_json(_request('{"name": "x"}', content_type))
+        request_body.read_json(_request('{"name": "x"}', content_type))
     error = info.value
     assert error.code == 415
     assert error.type_name == 'HTTPUnsupportedMediaType'
@@ -75,7 +75,7 @@ def test_other_content_types_are_415_saying_so(content_type):
 @pytest.mark.parametrize('raw', ['', 'name=x', ' {"name": "x"}', '[1,'])
 def test_body_must_start_with_a_brace(raw):
     with pytest.raises(exception.MalformedRequestBody):
-        body.read_json(_request(raw))
+        request_body.read_json(_request(raw))
 
 
 @pytest.mark.parametrize('raw, kind', [
@@ -84,11 +84,11 @@ def test_body_must_start_with_a_brace(raw):
     ('null', 'JSON null')])
 def test_json_that_is_not_an_object_says_an_object_is_expected(raw, kind):
     with pytest.raises(exception.InvalidParameterValue) as info:
-        body.read_json(_request(raw))
+        request_body.read_json(_request(raw))
     assert info.value.message == (
         f'The request body is {kind}; a JSON object is expected.')
     with pytest.raises(exception.InvalidParameterValue) as info:
-        body.load(_request(raw), deploy_schemas.TRIGGER)
+        request_body.load(_request(raw), deploy_schemas.TRIGGER)
     assert info.value.message == (
         f'The request body is {kind}; a JSON object is expected, with the '
         f'fields action, input_values, signal_transport, timeout, '
@@ -97,7 +97,7 @@ def test_json_that_is_not_an_object_says_an_object_is_expected(raw, kind):
 
 def test_an_array_too_deep_to_parse_is_the_depth_limit():
     with pytest.raises(exception.RequestLimitExceeded) as info:
-        body.read_json(_request('[' * 100000 + ']' * 100000))
+        request_body.read_json(_request('[' * 100000 + ']' * 100000))
     assert info.value.message == (
         'Request limit exceeded: JSON body is nested deeper than 32 levels.')
 
@@ -106,7 +106,7 @@ def test_an_array_too_deep_to_parse_is_the_depth_limit():
                                  "{'single': 'quotes'}"])
 def test_invalid_json_is_400_with_the_parsers_message(raw):
     with pytest.raises(exception.InvalidParameterValue) as info:
-        body.read_json(_request(raw))
+        request_body.read_json(_request(raw))
     assert info.value.code == 400
     assert info.value.message.startswith(
         'The request body is not valid JSON: ')
@@ -116,7 +116,7 @@ def test_invalid_json_is_400_with_the_parsers_message(raw):
 
 def test_invalid_utf8_is_400_in_a_plain_sentence():
     with pytest.raises(exception.InvalidParameterValue) as info:
-        body.read_json(_request(b'{"name": "\xff\xfe"}'))
+        request_body.read_json(_request(b'{"name": "\xff\xfe"}'))
     assert info.value.message == (
         'The request body is not valid JSON: JSON text must be UTF-8, and '
         'byte 11 is not part of a UTF-8 character.')
@@ -126,7 +126,7 @@ def test_an_object_too_deep_to_parse_is_the_depth_limit():
     """Not the parser's "maximum recursion depth exceeded while
     decoding a JSON array from a unicode string"."""
     with pytest.raises(exception.RequestLimitExceeded) as info:
-        body.read_json(_request('{"a": ' + '[' * 100000 + ']' * 100000
+        request_body.read_json(_request('{"a": ' + '[' * 100000 + ']' * 100000
                                 + '}'))
     assert info.value.message == (
         'Request limit exceeded: JSON body is nested deeper than 32 levels.')
@@ -140,14 +140,14 @@ def _sized(size):
 
 
 def test_body_of_exactly_the_limit_is_accepted(small_limit):
-    document = body.read_json(_request(_sized(small_limit)))
+    document = request_body.read_json(_request(_sized(small_limit)))
     assert len(document['a']) == small_limit - len('{"a": ""}')
 
 
 @pytest.mark.parametrize('size', [LIMIT + 1, 5 * LIMIT])
 def test_larger_body_is_request_limit_exceeded(small_limit, size):
     with pytest.raises(exception.RequestLimitExceeded) as info:
-        body.read_json(_request(_sized(size)))
+        request_body.read_json(_request(_sized(size)))
     error = info.value
     assert error.code == 400
     assert error.type_name == 'RequestLimitExceeded'
@@ -162,7 +162,7 @@ def test_oversized_body_is_refused_even_when_not_json(small_limit):
     # The size check comes first: a huge XML body is a limit error, not a
     # "no body" error.
     with pytest.raises(exception.RequestLimitExceeded):
-        body.read_json(_request('<' * (small_limit + 10),
+        request_body.read_json(_request('<' * (small_limit + 10),
                                 'application/xml'))
 
 
@@ -200,7 +200,7 @@ def test_default_limit_is_heats():
 ])
 def test_schema_errors_name_the_field(schema, document, field):
     with pytest.raises(exception.InvalidParameterValue) as info:
-        body.validate(schema, document)
+        request_body.validate(schema, document)
     assert info.value.code == 400
     assert info.value.message.startswith(f'Invalid value for {field}: ')
 
@@ -219,17 +219,17 @@ def test_a_bad_action_is_one_plain_sentence(schema, action, shown):
     """Not the field's own description ("Required. The action to run,
     ...") glued after "is not"."""
     with pytest.raises(exception.InvalidParameterValue) as info:
-        body.validate(schema, {'action': action})
+        request_body.validate(schema, {'action': action})
     assert info.value.message == (
         f'Invalid value for action: {shown} is not {ACTION_WORDS}')
 
 
 def test_a_missing_or_null_trigger_action_is_named():
     with pytest.raises(exception.InvalidParameterValue) as info:
-        body.validate(deploy_schemas.TRIGGER, {})
+        request_body.validate(deploy_schemas.TRIGGER, {})
     assert info.value.message == 'Missing required field action.'
     with pytest.raises(exception.InvalidParameterValue) as info:
-        body.validate(deploy_schemas.TRIGGER, {'action': None})
+        request_body.validate(deploy_schemas.TRIGGER, {'action': None})
     assert info.value.message.startswith('Invalid value for action: ')
 
 
@@ -243,7 +243,7 @@ def test_a_missing_or_null_trigger_action_is_named():
 ])
 def test_missing_required_property_is_named(schema, document, message):
     with pytest.raises(exception.InvalidParameterValue) as info:
-        body.validate(schema, document)
+        request_body.validate(schema, document)
     assert info.value.message == message
 
 
@@ -261,14 +261,14 @@ def test_missing_required_property_is_named(schema, document, message):
 ])
 def test_unknown_fields_are_named(schema, document, start):
     with pytest.raises(exception.InvalidParameterValue) as info:
-        body.validate(schema, document)
+        request_body.validate(schema, document)
     assert info.value.message.startswith(start), info.value.message
 
 
 def test_first_error_by_field_path_is_reported():
     document = {'outputs': [{'name': 'r', 'bogus': 1}], 'group': 5}
     with pytest.raises(exception.InvalidParameterValue) as info:
-        body.validate(config_schemas.CREATE, document)
+        request_body.validate(config_schemas.CREATE, document)
     assert info.value.message.startswith('Invalid value for group: ')
 
 
@@ -284,17 +284,17 @@ def test_first_error_by_field_path_is_reported():
     (deploy_schemas.UPDATE, {'action': None, 'status': None}),
 ])
 def test_valid_documents_pass(schema, document):
-    assert body.validate(schema, document) is None
+    assert request_body.validate(schema, document) is None
 
 
 def test_load_reads_and_validates():
     request = _request(json.dumps({'name': 'n', 'inputs': [{'name': 'a'}]}))
-    assert body.load(request, config_schemas.CREATE) == {
+    assert request_body.load(request, config_schemas.CREATE) == {
         'name': 'n', 'inputs': [{'name': 'a'}]}
     with pytest.raises(exception.InvalidParameterValue):
-        body.load(_request('{"name": 5}'), config_schemas.CREATE)
+        request_body.load(_request('{"name": 5}'), config_schemas.CREATE)
     with pytest.raises(exception.InvalidParameterValue) as info:
-        body.load(_request('[]'), config_schemas.CREATE)
+        request_body.load(_request('[]'), config_schemas.CREATE)
     assert info.value.message.startswith(
         'The request body is a JSON array; a JSON object is expected, with '
         'the fields name, group, config, ')
@@ -307,7 +307,8 @@ def test_load_reads_and_validates():
 ])
 def test_nul_characters_are_refused(document):
     with pytest.raises(exception.InvalidParameterValue) as info:
-        body.load(_request(json.dumps(document)), config_schemas.CREATE)
+        request_body.load(_request(json.dumps(document)),
+                          config_schemas.CREATE)
     assert 'NUL' in info.value.message
 
 
@@ -315,7 +316,7 @@ def test_escaped_backslash_u0000_text_is_not_a_nul():
     document = {'name': 'C:\\u0000'}
     raw = json.dumps(document)
     assert '\\\\u0000' in raw
-    assert body.load(_request(raw), config_schemas.CREATE) == document
+    assert request_body.load(_request(raw), config_schemas.CREATE) == document
 
 
 # -- text a database cannot store, numbers JSON does not have ---------------
@@ -328,7 +329,7 @@ def test_escaped_backslash_u0000_text_is_not_a_nul():
 ])
 def test_lone_surrogates_are_refused(raw, field):
     with pytest.raises(exception.InvalidParameterValue) as info:
-        body.read_json(_request(raw))
+        request_body.read_json(_request(raw))
     assert info.value.message.startswith(f'Invalid value for {field}: ')
     assert 'lone UTF-16 surrogate' in info.value.message
     json.dumps(info.value.message).encode('utf-8')  # the reply is storable
@@ -336,14 +337,14 @@ def test_lone_surrogates_are_refused(raw, field):
 
 def test_lone_surrogate_in_a_key_is_named_escaped():
     with pytest.raises(exception.InvalidParameterValue) as info:
-        body.read_json(_request('{"options": {"k\\ud800": 1}}'))
+        request_body.read_json(_request('{"options": {"k\\ud800": 1}}'))
     assert info.value.message.startswith(
         'Invalid field name options.k\\ud800: ')
     info.value.message.encode('utf-8')
 
 
 def test_surrogate_pairs_are_text():
-    document = body.read_json(_request('{"name": "\\ud83d\\ude00"}'))
+    document = request_body.read_json(_request('{"name": "\\ud83d\\ude00"}'))
     assert document == {'name': '\U0001f600'}
 
 
@@ -355,21 +356,22 @@ def test_surrogate_pairs_are_text():
 ])
 def test_nan_and_infinity_are_refused(raw, field):
     with pytest.raises(exception.InvalidParameterValue) as info:
-        body.read_json(_request(raw))
+        request_body.read_json(_request(raw))
     assert info.value.message.startswith(f'Invalid value for {field}: ')
     assert 'is not a JSON number' in info.value.message
 
 
 def test_finite_numbers_are_kept():
-    assert body.read_json(_request('{"a": 1.5e300, "b": -0.0, "c": 7}')) == {
-        'a': 1.5e300, 'b': -0.0, 'c': 7}
+    assert request_body.read_json(
+        _request('{"a": 1.5e300, "b": -0.0, "c": 7}')) == {
+            'a': 1.5e300, 'b': -0.0, 'c': 7}
 
 
 def test_nul_is_refused_only_in_what_is_stored():
     raw = '{"result": "a\\u0000b"}'
-    assert body.read_json(_request(raw)) == {'result': 'a\x00b'}
+    assert request_body.read_json(_request(raw)) == {'result': 'a\x00b'}
     with pytest.raises(exception.InvalidParameterValue) as info:
-        body.read_json(_request(raw), allow_nul=False)
+        request_body.read_json(_request(raw), allow_nul=False)
     assert info.value.message.startswith('Invalid value for result: NUL')
 
 
@@ -377,13 +379,13 @@ def test_nul_is_refused_only_in_what_is_stored():
 
 def _load_list(items, max_items=10):
     raw = items if isinstance(items, str) else json.dumps(items)
-    return body.load_list(_request(raw), deploy_schemas.CREATE_LIST,
+    return request_body.load_list(_request(raw), deploy_schemas.CREATE_LIST,
                           deploy_schemas.CREATE, max_items)
 
 
 def test_a_list_body_is_told_from_an_object_body():
-    assert body.is_list(_request('[{"a": 1}]'))
-    assert not body.is_list(_request('{"a": [1]}'))
+    assert request_body.is_list(_request('[{"a": 1}]'))
+    assert not request_body.is_list(_request('{"a": [1]}'))
     good = {'config_id': 'c', 'server_id': 's'}
     assert _load_list([good, good]) == [good, good]
 
@@ -426,8 +428,8 @@ def test_what_cannot_be_stored_is_named_under_items():
 
 
 @pytest.mark.parametrize('size, drained', [
-    (LIMIT + 1, True), (body.DRAIN_FACTOR * LIMIT, True),
-    (body.DRAIN_FACTOR * LIMIT + 1, False)])
+    (LIMIT + 1, True), (request_body.DRAIN_FACTOR * LIMIT, True),
+    (request_body.DRAIN_FACTOR * LIMIT + 1, False)])
 def test_a_refused_body_is_read_up_to_twice_the_limit(small_limit, size,
                                                       drained):
     """Read and dropped, the client's keep-alive connection stays usable;
@@ -438,7 +440,7 @@ def test_a_refused_body_is_read_up_to_twice_the_limit(small_limit, size,
         content_type='application/json',
         environ={'wsgi.input': stream, 'CONTENT_LENGTH': str(size)})
     with pytest.raises(exception.RequestLimitExceeded):
-        body.read_raw(request)
+        request_body.read_raw(request)
     assert stream.tell() == (size if drained else 0)
 
 
@@ -453,4 +455,4 @@ def test_a_client_gone_while_its_refused_body_is_read_still_gets_the_400(
         content_type='application/json',
         environ={'wsgi.input': Gone(), 'CONTENT_LENGTH': str(LIMIT + 1)})
     with pytest.raises(exception.RequestLimitExceeded):
-        body.read_raw(request)
+        request_body.read_raw(request)
