@@ -22,7 +22,10 @@ swconfig-all cannot use: its engine and its in-process message bus must
 live in the process that answers the API. So this module drives
 granian's worker object directly, on a socket we bound, from a thread of
 ours; it is the one module that knows that interface, which is why the
-requirement pins granian's minor version.
+requirement pins granian's minor version. granian's documented embedded
+server serves only asyncio applications (RSGI, ASGI) and was measured in
+its place: every request it hands to a thread costs far more CPU (the
+administrator guide's scaling page has the figures).
 """
 
 import asyncio
