@@ -226,7 +226,11 @@ class Runner:
                 task.wakeup.clear()
             if self._stop.is_set():
                 return
-            wait, went_well = self._round(task, outage, wait)
+            # A backoff doubles the waits of the outage, never a wait
+            # that went well (an idle task's may be long).
+            wait, went_well = self._round(
+                task, outage,
+                wait if outage.since is not None else task.interval())
             if went_well and not task.repeated:
                 return
             alarm.wait(wait)
