@@ -40,7 +40,9 @@ rolled-back transaction leaves a gap for good).
 
 Memory: a least-recently-polled list of ``[api] metadata_cache_size``
 entries; servers that stop polling fall out. Each entry costs about its
-document's size plus 1 KB.
+document's size plus 1 KB. An entry's layout is this module's own: the
+other modules read it with the named accessors (``etag``, ``content``,
+...) and ``repeat_answer``.
 
 Warming up (``[api] metadata_cache_warm``): on its first poll a worker
 starts loading documents in the background, ``WARM_BATCH`` servers per
@@ -55,6 +57,7 @@ import collections
 from collections.abc import Callable
 import datetime
 from email import utils as email_utils
+import operator
 import os
 import threading
 import time
@@ -118,12 +121,23 @@ def http_date(value: Any) -> str:
 #: instance, its header lists and body were a dozen) had every full
 #: collection walk the whole cache with the GIL held, 1.5-2.9 s per worker
 #: at 100,000 servers, stalling every poll of the worker meanwhile.
-(ETAG, ETAG_HEADER, TOKEN_REVISION, TENANT, CONTENT, GET_HEADERS,
- HEAD_HEADERS, NOT_MODIFIED_HEADERS, VERIFIED_QUERY) = range(9)
+(_ETAG, _ETAG_HEADER, _TOKEN_REVISION, _TENANT, _CONTENT, _GET_HEADERS,
+ _HEAD_HEADERS, _NOT_MODIFIED_HEADERS, _VERIFIED_QUERY) = range(9)
 #: An entry; see the field numbers above.
 Entry = tuple
 OK = '200 OK'
 NOT_MODIFIED = '304 Not Modified'
+
+#: An entry's fields as the other modules read them (each a C call):
+#: the document's ETag, its header value (quoted), the token revision,
+#: the owning project, the document's bytes, and the query string whose
+#: token was verified for the entry (None: not verified).
+etag = operator.itemgetter(_ETAG)
+etag_header = operator.itemgetter(_ETAG_HEADER)
+token_revision = operator.itemgetter(_TOKEN_REVISION)
+tenant = operator.itemgetter(_TENANT)
+content = operator.itemgetter(_CONTENT)
+verified_query = operator.itemgetter(_VERIFIED_QUERY)
 
 
 def entry_of(row: dict) -> Entry:
@@ -156,10 +170,31 @@ def answer(entry: Entry, method: str, not_modified: bool = False) -> tuple:
     changed. A GET's body is made per answer: a ``Body`` (a tuple
     subclass) held by the entry would keep it tracked."""
     if not_modified:
-        return NOT_MODIFIED, entry[NOT_MODIFIED_HEADERS], response_body.EMPTY
+        return NOT_MODIFIED, entry[_NOT_MODIFIED_HEADERS], response_body.EMPTY
     if method == 'GET':
-        return OK, entry[GET_HEADERS], response_body.Body((entry[CONTENT],))
-    return OK, entry[HEAD_HEADERS], response_body.EMPTY
+        return OK, entry[_GET_HEADERS], response_body.Body((entry[_CONTENT],))
+    return OK, entry[_HEAD_HEADERS], response_body.EMPTY
+
+
+def repeat_answer(entry: Entry, query: str | None, method: str,
+                  if_none_match: str | None) -> tuple | None:
+    """``answer`` of a repeat poll that needs no more checks: the query
+    string is the one whose token was verified for ``entry``, the method
+    a GET or a HEAD, and an ``If-None-Match`` absent or exactly the
+    entry's ETag. None otherwise: a listed or weak ETag, an unverified
+    entry (for which no query is equal), any other request."""
+    verified = entry[_VERIFIED_QUERY]
+    if verified is None or verified != query or not (
+            method == 'GET' or method == 'HEAD'):
+        return None
+    if not if_none_match:
+        if method == 'GET':
+            return OK, entry[_GET_HEADERS], response_body.Body(
+                (entry[_CONTENT],))
+        return OK, entry[_HEAD_HEADERS], response_body.EMPTY
+    if if_none_match == entry[_ETAG_HEADER]:  # None without an ETag
+        return NOT_MODIFIED, entry[_NOT_MODIFIED_HEADERS], response_body.EMPTY
+    return None
 
 
 class MetadataCache:
@@ -215,7 +250,7 @@ class MetadataCache:
         held one is replaced. Another key ring than ``ring`` (the one
         loaded by a test) drops every entry first: the queries they hold
         were verified with that one."""
-        verified = entry[:VERIFIED_QUERY] + (query,)
+        verified = entry[:_VERIFIED_QUERY] + (query,)
         with self._lock:
             if ring is not self.ring:
                 if self.ring is not None:

@@ -298,8 +298,8 @@ def server_metadata_from_cache(cache: metadata_cache.MetadataCache,
         return '200 OK', [_JSON, ('Content-Length',
                                   str(len(_EMPTY_VIEW)))], _EMPTY_VIEW
     if (not caller.is_admin
-            and entry[metadata_cache.TENANT] != caller.project_id):
+            and metadata_cache.tenant(entry) != caller.project_id):
         return None
     content = representations.tenant_view(
-        entry[metadata_cache.CONTENT])
+        metadata_cache.content(entry))
     return '200 OK', [_JSON, ('Content-Length', str(len(content)))], content
