@@ -47,6 +47,7 @@ from oslo_log import log
 from oslo_middleware import cors
 from oslo_middleware import http_proxy_to_wsgi
 
+from swconfig.api import background
 from swconfig.api import dashboard
 from swconfig.api import healthcheck
 from swconfig.api import hooks
@@ -108,6 +109,8 @@ def setup_app() -> repeat_polls.RepeatPolls:
         LOG.warning(problem)
     engine_api = rpcapi.EngineAPI()
     agent_app = agent.AgentApp(engine_api)
+    # Started with each worker: ``background.start``.
+    background.prepare(agent_app)
     pecan_app = opaque_body.OpaqueBodyMiddleware(router.RoutedPecan(
         hooks=[hooks.NulCharacterHook(), hooks.ContextHook(),
                hooks.EngineHook(engine_api)],

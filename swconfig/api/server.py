@@ -29,6 +29,7 @@ from typing import Any
 from oslo_log import log
 from oslo_service import service
 
+from swconfig.api import background
 from swconfig.api import http_worker
 from swconfig.common import exception
 from swconfig.conf import CONF
@@ -153,6 +154,7 @@ class WSGIService(service.ServiceBase):
                              sys.stderr,
                              unread_body_limit=CONF.api.max_json_body_size)
         self.server.start()
+        background.start()  # the worker's, with the worker
         LOG.info('API listening on http://%s:%s/', self.host, self.port)
 
     def stop(self) -> None:
@@ -161,6 +163,7 @@ class WSGIService(service.ServiceBase):
         if self.server is None:
             return
         self.server.stop()
+        background.stop()
         started = time.monotonic()
         if not self.app.wait_idle(STOP_TIMEOUT):
             LOG.warning('Stopped the API with %d requests still in '

@@ -16,7 +16,6 @@
 
 import pytest
 
-from swconfig.api.agent import poll_times
 from swconfig.conf import CONF
 
 
@@ -45,14 +44,3 @@ def agent_base_url():
     CONF.set_override('public_url', url, group='api')
     yield url
     CONF.set_override('public_url', before, group='api')
-
-
-@pytest.fixture(autouse=True)
-def no_poll_time_writer():
-    """Stop the process's poll-time writer before and after each unit
-    test, if polls started one: it writes through the DB layer to
-    whichever database a test has patched in, and SQLite refuses a
-    test's write that overlaps its own ("database is locked")."""
-    poll_times.reset()
-    yield
-    poll_times.reset()

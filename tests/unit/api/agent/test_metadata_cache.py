@@ -19,6 +19,7 @@ servers and read-your-writes after ``expire``."""
 
 import datetime
 import gc
+import logging
 import threading
 
 from oslo_utils import timeutils
@@ -26,11 +27,11 @@ import pytest
 import sqlalchemy as sa
 
 from swconfig.api.agent import metadata_cache
+from swconfig.common import background
 from swconfig.db import api as db_api
 from swconfig.db import models
 from swconfig.db import session
 from swconfig.engine import metadata
-from tests.fixtures.waiting import wait_for
 from tests.unit.db import rows
 
 FRESHNESS = 1.0
@@ -361,7 +362,13 @@ def test_old_changes_are_purged(db, clock):
             'changed_at': timeutils.utcnow() - datetime.timedelta(
                 seconds=metadata_cache.RETENTION + 60)}])
     cache = _cache(clock)
-    cache.get('s1')  # the first read of the change log purges
+    purge = metadata_cache.ChangeLogPurge(cache)
+    assert purge.interval() == metadata_cache.PURGE_INTERVAL
+    cache.get('s1')  # a poll purges nothing: its worker's task does
+    with db.connect() as connection:
+        left = connection.execute(sa.select(_CHANGE.c.server_id)).scalars()
+        assert sorted(left) == ['gone', 's1']
+    purge.run(background.Everything())
     with db.connect() as connection:
         left = connection.execute(sa.select(_CHANGE.c.server_id)).scalars()
         assert list(left) == ['s1']
@@ -426,21 +433,25 @@ def test_warming_up_keeps_no_batch_read_while_changes_were_read(
     assert metadata_cache.content(_fetch(cache, 'a')) == b'"a-2"'
 
 
-def test_the_first_poll_starts_warming_up_once_per_process(
-        db, clock, monkeypatch):
+def test_warming_up_is_a_task_run_once_not_a_poll(db, clock, caplog):
+    """Its worker's background work runs it (``swconfig.api.background``):
+    a poll starts nothing, and a forked worker's cache reads the change
+    log before its next answer."""
     for name in ('a', 'b', 'c'):
         _store(name, f'"{name}"')
     cache = metadata_cache.MetadataCache(100, FRESHNESS, clock=clock,
                                          warm=True)
-    started = []
-    monkeypatch.setattr(cache, '_warm_and_log',
-                        lambda: started.append(cache.warm()))
-    assert len(cache) == 0
+    assert cache.warms and not _cache(clock).warms  # off unless asked for
+    assert not metadata_cache.MetadataCache(0, FRESHNESS, warm=True).warms
     cache.get('a')
-    wait_for(lambda: started, 10, 'the warming thread')
-    cache.get('b')
-    assert started == [3] and len(cache) == 3
-    metadata_cache._after_fork()  # as in a worker forked afterwards
-    cache.get('c')
-    wait_for(lambda: len(started) == 2, 10, 'warming in the new process')
-    assert not _cache(clock)._warm  # off unless asked for
+    assert len(cache) == 0
+    task = metadata_cache.WarmUp(cache)
+    assert not task.repeated
+    with caplog.at_level(logging.INFO, logger=metadata_cache.__name__):
+        task.run(background.Everything())
+    assert len(cache) == 3
+    assert 'Metadata cache: warmed up with 3 documents' in caplog.text
+    assert cache.fresh_until > clock.now
+    metadata_cache.ChangeLogPurge(cache).forked()  # as in a forked worker
+    assert cache.fresh_until == cache.read_due_at == float('-inf')
+    assert len(cache) == 3
