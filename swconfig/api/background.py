@@ -77,7 +77,6 @@ class Work:
                  ) -> None:
         self._make_table = make_table
         self._runner: background.Runner | None = None
-        self._pid: int | None = None
         self._lock = threading.Lock()
 
     @property
@@ -102,7 +101,7 @@ class Work:
         child's own."""
         self._lock = threading.Lock()
         runner = self._runner
-        if runner is None or self._pid == os.getpid():
+        if runner is None:
             return
         for task in runner.tasks:
             task.forked()
@@ -112,7 +111,7 @@ class Work:
         runner = background.Runner(tasks, background.Everything(),
                                    db_api.is_outage)
         runner.start()
-        self._runner, self._pid = runner, os.getpid()
+        self._runner = runner
 
 
 #: This process's work: the last application set up's.
@@ -163,12 +162,15 @@ def start_in_each_worker() -> None:
         start()
         return
     if uwsgi.worker_id() == 0:
+        LOG.info('Application loaded in the uWSGI master: each worker '
+                 'starts its background work after its fork')
         uwsgidecorators.postfork(start)
     else:
         start()
 
 
 def _after_fork() -> None:
+    """The one fork handler: a forked child's work, rebuilt if it ran."""
     if _WORK is not None:
         _WORK.forked()
 
