@@ -163,7 +163,6 @@ class WSGIService(service.ServiceBase):
         if self.server is None:
             return
         self.server.stop()
-        background.stop()
         started = time.monotonic()
         if not self.app.wait_idle(STOP_TIMEOUT):
             LOG.warning('Stopped the API with %d requests still in '
@@ -172,6 +171,9 @@ class WSGIService(service.ServiceBase):
         else:
             LOG.debug('API stopped in %.2f s',
                       time.monotonic() - started)
+        # After the requests: a ?wait they make is watched to its end,
+        # a signal they store is cast.
+        background.stop()
         self.server.close()
         self.server = None
         self._stopped.set()
