@@ -93,11 +93,17 @@ topic = hot-paths-{uuid.uuid4().hex[:8]}
 ''')
     os.environ['SWCONFIG_CONFIG_FILES'] = conf
     sys.argv = [sys.argv[0]]
+    from swconfig.api import background
     from swconfig.api import wsgi
     from swconfig.db import migration
     from swconfig.engine import service
 
     migration.upgrade('head')
+    # The worker's background work started with the application, before
+    # the schema: started again on it, so no task retries in the middle
+    # of a count (the warm-up's retry after its backoff did).
+    background.stop()
+    background.start()
     engine = service.EngineService()
     engine.start()
     return wsgi.application, engine

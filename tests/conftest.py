@@ -90,41 +90,53 @@ def inprocess_stack(tmp_path_factory):
     rpc.init(CONF, default_url='fake://')
 
     from swconfig.api import app
+    from swconfig.api import background
     from swconfig.engine import service
 
     engine = service.EngineService()
     engine.start()
-    _INPROCESS_ENGINES.append(_PausableEngine(engine))
-    yield api_client.WebTestClient(webtest.TestApp(app.setup_app()))
+    application = app.setup_app()
+    # The stack is a worker: its background work runs (poll times
+    # written, signals cast, waits watched).
+    work = background.current()
+    work.start()
+    _INPROCESS_ENGINES.append(_PausableEngine(engine, work))
+    yield api_client.WebTestClient(webtest.TestApp(application))
     _INPROCESS_ENGINES.clear()
+    work.stop()
     engine.stop()
     rpc.cleanup()
 
 
 class _PausableEngine:
-    """The in-process stack's engine, with its background tasks paused
-    while unit tests run beside it on the same xdist worker.
+    """The in-process stack's engine and API worker, with their
+    background tasks paused while unit tests run beside them on the same
+    xdist worker.
 
-    Its tasks (heartbeat, signal sweep, timeouts, ...) write through the
-    process-global DB layer, which unit tests patch onto databases of
-    their own: left running, they wrote into a test's SQLite file (the
-    test then met "database is locked") and their heartbeats missed the
-    stack's database, so the next functional test was answered 503 "No
-    engine is running".
+    Their tasks (heartbeat, signal sweep, timeouts, poll-time writer,
+    ...) write through the process-global DB layer, which unit tests
+    patch onto databases of their own: left running, they wrote into a
+    test's SQLite file (the test then met "database is locked") and the
+    engine's heartbeats missed the stack's database, so the next
+    functional test was answered 503 "No engine is running".
     """
 
-    def __init__(self, engine) -> None:
+    def __init__(self, engine, work) -> None:
         self.engine = engine
+        self.work = work
         self.paused = False
 
     def pause(self) -> None:
+        self.work.stop()
         if not self.paused:
             self.engine._periodics.stop()
             self.paused = True
 
     def resume(self) -> None:
         """Beat at once, then run the tasks again: the API counts the
-        engine from the first request on."""
+        engine from the first request on. The API's work runs again
+        too (another application set up by a test stopped it)."""
+        self.work.start()
         if self.paused:
             from swconfig.engine import heartbeat
 

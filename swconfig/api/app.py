@@ -52,6 +52,7 @@ from oslo_middleware import http_proxy_to_wsgi
 from oslo_middleware import request_id as oslo_request_id
 import pecan
 
+from swconfig.api import background
 from swconfig.api import dashboard
 from swconfig.api import dispatch
 from swconfig.api import healthcheck
@@ -118,6 +119,8 @@ def setup_app() -> repeat_polls.RepeatPolls:
     engine_api = rpcapi.EngineAPI()
     table = dispatch.RouteTable(routes.ROUTES)
     agent_app = agent.AgentApp(engine_api, table)
+    # Started with each worker: ``background.start``.
+    background.prepare(agent_app)
     pecan_app = dispatch.RaiseUnmatched(opaque_body.OpaqueBodyMiddleware(
         pecan.Pecan(
             root.RootController(),

@@ -14,14 +14,17 @@
 
 """Long polls of a deployment (``GET .../software_deployments/{id}?wait=N``).
 
-A waiter parks on an ``Event``; it holds no database connection. One
-watcher thread per API worker reads, every ``POLL_INTERVAL`` seconds and
+A waiter parks on an ``Event``; it holds no database connection. The
+watch, a task of each API worker's background work
+(``swconfig.api.background``), reads every ``POLL_INTERVAL`` seconds,
 only while someone waits, the ``version`` of every watched deployment in
 one query (the connection goes back to the pool between reads), and wakes
-the waiters of those that changed. So many waiters cost one small
-primary-key query per interval, not one per waiter, and a change is seen
-within ``POLL_INTERVAL``: cheap enough to keep the engines out of it (no
-notification bus to feed) and quick enough for a person watching.
+the waiters of those that changed; while the database is unreachable it
+backs off (up to ``MAX_OUTAGE_WAIT``), and the outage is logged once.
+So many waiters cost one small primary-key query per interval, not one
+per waiter, and a change is seen within ``POLL_INTERVAL``: cheap enough
+to keep the engines out of it (no notification bus to feed) and quick
+enough for a person watching.
 
 Waiters hold request threads, and each counts as one of ``[api]
 max_concurrent_project_requests``. At most half of that limit may wait
@@ -32,11 +35,11 @@ API, a cancel) need.
 """
 
 import threading
-import time
 
 from oslo_log import log
 
 from swconfig.api.middleware import concurrency
+from swconfig.common import background
 from swconfig.common import context as swconfig_context
 from swconfig.db import api as db_api
 
@@ -44,6 +47,10 @@ LOG = log.getLogger(__name__)
 
 #: Seconds between two reads of the watched deployments.
 POLL_INTERVAL = 0.5
+#: The longest wait between two reads while the database is unreachable.
+MAX_OUTAGE_WAIT = 4.0
+#: Seconds the watch sleeps while nobody waits (a waiter wakes it).
+IDLE_WAIT = 3600.0
 #: The longest wait a request may ask for, in seconds.
 MAX_WAIT = 60
 
@@ -57,15 +64,16 @@ class _Waiter:
         self.changed = threading.Event()
 
 
-class DeploymentWatch:
-    """The per-worker watcher the waiters of ``wait`` share."""
+class DeploymentWatch(background.PeriodicTask):
+    """The per-worker watch the waiters of ``wait`` share."""
+
+    name = 'deployment-watch'
 
     def __init__(self, max_waiters: int | None = None) -> None:
         self._max_waiters = max_waiters
         self._lock = threading.Lock()
-        self._someone_waits = threading.Condition(self._lock)
         self._waiters: set[_Waiter] = set()
-        self._thread: threading.Thread | None = None
+        self.wakeup = threading.Event()
 
     @property
     def max_waiters(self) -> int:
@@ -86,33 +94,26 @@ class DeploymentWatch:
                          'this API worker; answering a wait for %s at '
                          'once', len(self._waiters), deployment_id)
                 return False
+            first = not self._waiters
             self._waiters.add(waiter)
-            if self._thread is None or not self._thread.is_alive():
-                self._thread = threading.Thread(
-                    target=self._run, name='deployment-watch', daemon=True)
-                self._thread.start()
-            self._someone_waits.notify()
+        if first:
+            self.wakeup.set()  # the watch sleeps while nobody waits
         try:
             return waiter.changed.wait(timeout)
         finally:
             with self._lock:
                 self._waiters.discard(waiter)
 
-    def _run(self) -> None:
-        while True:
-            with self._lock:
-                while not self._waiters:
-                    self._someone_waits.wait()
-            try:
-                self._check()
-            except Exception:
-                # A database hiccup: waiters time out at worst, and the
-                # next round tries again.
-                LOG.exception('Could not read the deployments requests '
-                              'wait for; trying again')
-            time.sleep(POLL_INTERVAL)
+    def interval(self) -> float:
+        return POLL_INTERVAL
 
-    def _check(self) -> None:
+    def max_interval(self) -> float:
+        return MAX_OUTAGE_WAIT
+
+    def wait_after_round(self) -> float:
+        return POLL_INTERVAL if self._waiters else IDLE_WAIT
+
+    def run(self, partition: background.Partition) -> None:
         with self._lock:
             waiters = list(self._waiters)
         if not waiters:
@@ -123,6 +124,12 @@ class DeploymentWatch:
         for waiter in waiters:
             if versions.get(waiter.deployment_id) != waiter.version:
                 waiter.changed.set()
+
+    def forked(self) -> None:
+        """The parent's waiters are requests of its own threads."""
+        self._lock = threading.Lock()
+        self._waiters = set()
+        self.wakeup = threading.Event()
 
 
 WATCH = DeploymentWatch()

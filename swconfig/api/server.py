@@ -29,6 +29,7 @@ from typing import Any
 from oslo_log import log
 from oslo_service import service
 
+from swconfig.api import background
 from swconfig.api import http_worker
 from swconfig.common import exception
 from swconfig.conf import CONF
@@ -153,6 +154,7 @@ class WSGIService(service.ServiceBase):
                              sys.stderr,
                              unread_body_limit=CONF.api.max_json_body_size)
         self.server.start()
+        background.start()  # the worker's, with the worker
         LOG.info('API listening on http://%s:%s/', self.host, self.port)
 
     def stop(self) -> None:
@@ -169,6 +171,9 @@ class WSGIService(service.ServiceBase):
         else:
             LOG.debug('API stopped in %.2f s',
                       time.monotonic() - started)
+        # After the requests: a ?wait they make is watched to its end,
+        # a signal they store is cast.
+        background.stop()
         self.server.close()
         self.server = None
         self._stopped.set()

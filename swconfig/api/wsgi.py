@@ -17,7 +17,10 @@
     gunicorn 'swconfig.api.wsgi:application'
 
 Config files are found the usual oslo.config way, or named in the
-SWCONFIG_CONFIG_FILES environment variable (comma-separated).
+SWCONFIG_CONFIG_FILES environment variable (comma-separated). The
+worker's background work starts as it loads the application (under a
+uWSGI master that loads it before forking: in each worker, after its
+fork).
 """
 
 import os
@@ -32,9 +35,12 @@ def _init_application():
         [sys.argv[0]],
         default_config_files=files.split(',') if files else None)
     from swconfig.api import app
+    from swconfig.api import background
     # The outermost app's bound __call__: the server calls it directly, not
     # through the instance-call slot (a twentieth of an agent poll).
-    return app.setup_app().__call__
+    served = app.setup_app().__call__
+    background.start_in_each_worker()
+    return served
 
 
 application = _init_application()

@@ -138,10 +138,10 @@ opts = [
                     '0 reads every poll from the database.'),
     cfg.BoolOpt('metadata_cache_warm',
                 default=True,
-                help='After its first agent poll, each API worker loads '
-                     'documents into its metadata cache in the background '
-                     '(500 servers per query) until the cache is full, so '
-                     'a restarted worker serves polls from memory within '
+                help='When it starts, each API worker loads documents '
+                     'into its metadata cache in the background (500 '
+                     'servers per query) until the cache is full, so a '
+                     'restarted worker serves polls from memory within '
                      'seconds instead of reading each server once.'),
     cfg.FloatOpt('metadata_cache_freshness',
                  default=1.0,

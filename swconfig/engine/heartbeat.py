@@ -32,15 +32,15 @@ import uuid
 
 from oslo_log import log
 
+from swconfig.common import background
 from swconfig.common import context as swconfig_context
 from swconfig.conf import CONF
 from swconfig.db import api as db_api
-from swconfig.transports import base
 
 LOG = log.getLogger(__name__)
 
 
-class Heartbeat(base.PeriodicTask):
+class Heartbeat(background.PeriodicTask):
     """Records this engine's heartbeat every interval, without backing
     off during a database outage (a beat is one small write, and an
     engine that beat late after the outage would look dead to the API)."""
@@ -88,7 +88,7 @@ class Heartbeat(base.PeriodicTask):
             LOG.debug('Engine %s heartbeat row %s made', self.host,
                       self.service_id)
 
-    def run(self, partition: base.Partition) -> None:
+    def run(self, partition: background.Partition) -> None:
         self.beat()
 
     def stop(self) -> None:

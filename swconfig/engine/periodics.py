@@ -12,35 +12,29 @@
 #    License for the specific language governing permissions and limitations
 #    under the License.
 
-"""Everything an engine does in the background, in one table, and the
-one runner that does it.
+"""Everything an engine does in the background, in one table.
 
 ``table()`` lists the engine's own tasks (the signal sweep, deployment
 timeouts, the Idempotency-Key purge, document pushes while a pushing
 metadata transport is configured) and every configured transport's
 tasks (``SignalTransport.periodic_tasks``); each has its interval from
-the options. ``Runner`` runs each task on a thread of its own. While
-the service a task talks to is unreachable (``BackendUnavailable``, or
-a database outage) it backs off, doubling its wait up to the task's
-maximum, and logs the outage once when it starts and once when it ends,
-not every round; nothing is lost meanwhile, because what a round would
-have done is still there to do in the next one. Any other failure is
-logged with its traceback and the task runs again at its interval.
-Which items a shared task handles is decided by the runner's partition
-(``coordination``), never by the task.
+the options. The engine's service runs them with the runner every
+process uses (``swconfig.common.background``), backing off while a
+service is unreachable (``is_outage``: ``BackendUnavailable``, or a
+database outage); which items a shared task handles is decided by the
+coordinator (``coordination``), never by the task.
 """
 
 from collections.abc import Callable
 from collections.abc import Iterable
 from collections.abc import Iterator
 import datetime
-import threading
-import time
 
 from oslo_log import log
 from oslo_utils import timeutils
 
 from swconfig import transports
+from swconfig.common import background
 from swconfig.common import context as swconfig_context
 from swconfig.common import exception
 from swconfig.conf import CONF
@@ -51,12 +45,11 @@ from swconfig.engine import heartbeat
 from swconfig.engine import idempotency
 from swconfig.engine import rollouts
 from swconfig.engine import signals
-from swconfig.transports import base
 
 LOG = log.getLogger(__name__)
 
 
-class Every(base.PeriodicTask):
+class Every(background.PeriodicTask):
     """A task every engine runs whole: its work is safe to race (claims
     and conditional writes decide)."""
 
@@ -69,11 +62,11 @@ class Every(base.PeriodicTask):
     def interval(self) -> float:
         return self._interval()
 
-    def run(self, partition: base.Partition) -> None:
+    def run(self, partition: background.Partition) -> None:
         self._work()
 
 
-class Timeouts(base.SharedTask):
+class Timeouts(background.SharedTask):
     """Fail the deployments past their deadline, each by its owner, in a
     round when the next deadline is due (``deadlines``), at least every
     ``[agent] timeout_check_interval``."""
@@ -98,7 +91,7 @@ class Timeouts(base.SharedTask):
         for deployment in owned:
             signals.time_out(deployment)
 
-    def run(self, partition: base.Partition) -> None:
+    def run(self, partition: background.Partition) -> None:
         self._wait = None
         deadlines.round_started()
         self._passed = deadlines.cutoff()
@@ -111,7 +104,7 @@ class Timeouts(base.SharedTask):
         return self.interval() if self._wait is None else self._wait
 
 
-class DocumentPush(base.SharedTask):
+class DocumentPush(background.SharedTask):
     """Push new documents of servers that poll Swift or Zaqar, each by
     the owner of its server."""
 
@@ -143,7 +136,7 @@ class DocumentPush(base.SharedTask):
             raise outage
 
 
-class Rollouts(base.SharedTask):
+class Rollouts(background.SharedTask):
     """Advance the running rollouts, each by its owner (partitioned by
     rollout id, so another engine carries a rollout on if its owner
     dies), every ``[engine] rollout_interval`` or as soon as this engine
@@ -185,9 +178,9 @@ class Rollouts(base.SharedTask):
             raise outage
 
 
-def table() -> list[base.PeriodicTask]:
+def table() -> list[background.PeriodicTask]:
     """The background work of this configuration."""
-    tasks: list[base.PeriodicTask] = [
+    tasks: list[background.PeriodicTask] = [
         heartbeat.BEAT,
         Every('signal-sweep', lambda: CONF.agent.signal_sweep_interval,
               signals.sweep),
@@ -203,110 +196,7 @@ def table() -> list[base.PeriodicTask]:
     return tasks
 
 
-class Outage:
-    """Whether, and since when, a service has been failing, so that an
-    outage is logged when it starts and when it ends."""
-
-    def __init__(self, what: str) -> None:
-        self.what = what
-        self.since: float | None = None
-
-    def failed(self, exc: Exception, retry_in: float) -> None:
-        if self.since is None:
-            self.since = time.monotonic()
-            LOG.warning('%s: %s; retrying with backoff (next in %.0f s), '
-                        'nothing is lost meanwhile', self.what, exc,
-                        retry_in)
-
-    def recovered(self) -> None:
-        if self.since is not None:
-            LOG.info('%s: working again after %.0f s', self.what,
-                     time.monotonic() - self.since)
-            self.since = None
-
-
 def is_outage(exc: Exception) -> bool:
     """Whether ``exc`` means a service is down, not a bug."""
     return (isinstance(exc, exception.BackendUnavailable)
             or db_api.is_outage(exc))
-
-
-def next_wait(task: base.PeriodicTask, wait: float,
-              failed: Exception | None) -> float:
-    """The wait before the next round: what the task asks after a round
-    that went well (its interval, or less when its next work is due
-    sooner), its interval after a bug, or during an outage twice the last
-    wait (at least the interval), up to the task's maximum."""
-    if failed is None:
-        return task.wait_after_round()
-    if not is_outage(failed):
-        return task.interval()
-    return min(max(wait, task.interval()) * 2, task.max_interval())
-
-
-class Runner:
-    """Runs tasks on threads of their own until stopped, each round with
-    ``partition`` deciding what this engine owns."""
-
-    def __init__(self, tasks: list[base.PeriodicTask],
-                 partition: base.Partition) -> None:
-        self.tasks = tasks
-        self.partition = partition
-        self._stop = threading.Event()
-        self._threads: list[threading.Thread] = []
-
-    def start(self) -> None:
-        self._stop.clear()
-        for task in self.tasks:
-            thread = threading.Thread(target=self._loop, args=(task,),
-                                      name=f'periodic-{task.name}',
-                                      daemon=True)
-            thread.start()
-            self._threads.append(thread)
-        LOG.info('Background tasks: %s', ', '.join(
-            f'{task.name} every {task.interval():g} s'
-            + (' or when due sooner' if task.wakeup is not None else '')
-            for task in self.tasks))
-
-    def stop(self, timeout: float = 10.0) -> None:
-        self._stop.set()
-        for task in self.tasks:
-            if task.wakeup is not None:
-                task.wakeup.set()  # it waits on that, not on _stop
-        deadline = time.monotonic() + timeout
-        for thread in self._threads:
-            thread.join(max(0.0, deadline - time.monotonic()))
-        self._threads = []
-
-    def run_once(self, task: base.PeriodicTask, outage: Outage,
-                 wait: float) -> float:
-        """One round of ``task``; returns the wait before the next."""
-        failed: Exception | None = None
-        try:
-            task.run(self.partition)
-        except Exception as exc:
-            failed = exc
-        wait = next_wait(task, wait, failed)
-        if failed is None:
-            outage.recovered()
-        elif is_outage(failed):
-            outage.failed(failed, wait)
-        else:
-            LOG.error('Background task %s failed; it runs again in %.1f '
-                      's', task.name, wait, exc_info=failed)
-        return wait
-
-    def _loop(self, task: base.PeriodicTask) -> None:
-        outage = Outage(task.name)
-        wait = task.interval()
-        # A task that can be woken waits on its wakeup (stop() sets it
-        # too, after _stop); cleared before each round, so a wake-up
-        # during the round starts another at once.
-        alarm = task.wakeup or self._stop
-        while True:
-            if task.wakeup is not None:
-                task.wakeup.clear()
-            if self._stop.is_set():
-                return
-            wait = self.run_once(task, outage, wait)
-            alarm.wait(wait)

@@ -23,6 +23,7 @@ import oslo_messaging as messaging
 from oslo_service import service
 
 from swconfig import transports
+from swconfig.common import background
 from swconfig.common import rpc
 from swconfig.common import signing
 from swconfig.conf import CONF
@@ -62,7 +63,7 @@ class EngineService(service.Service):
         self.manager = manager.EngineManager()
         self._server: Any = None
         self._listening = threading.Event()
-        self._periodics: periodics.Runner | None = None
+        self._periodics: background.Runner | None = None
 
     def start(self) -> None:
         super().start()
@@ -88,7 +89,8 @@ class EngineService(service.Service):
                         CONF.engine.topic)
         coordinator = coordination.get()
         coordinator.start()
-        self._periodics = periodics.Runner(periodics.table(), coordinator)
+        self._periodics = background.Runner(periodics.table(), coordinator,
+                                           periodics.is_outage)
         self._periodics.start()
 
     def _start_server(self, server: Any) -> None:

@@ -29,21 +29,19 @@ it two things it cannot make itself:
     Which items of shared background work (a container, a queue) this
     engine owns among the live engines; the engine's coordinator is one.
 
-A transport's background work is a list of ``PeriodicTask``; the engine
-runs every configured transport's tasks with its own, from one table
+A transport's background work is a list of ``PeriodicTask`` (or
+``SharedTask``: ``swconfig.common.background``); the engine runs every
+configured transport's tasks with its own, from one table
 (``swconfig.engine.periodics``).
 """
 
 import abc
-from collections.abc import Iterable
-from collections.abc import Iterator
-import threading
 from typing import Any
-from typing import Protocol
 
 from oslo_config import cfg
 from oslo_log import log
 
+from swconfig.common import background
 from swconfig.common import exception
 from swconfig.common import signal_body
 from swconfig.common import states
@@ -54,64 +52,11 @@ from swconfig.db import api as db_api
 LOG = log.getLogger(__name__)
 
 
-class Partition(Protocol):
-    """This engine's share of the background work."""
-
-    def owns(self, key: str) -> bool:
-        """Whether the item called ``key`` is this engine's to handle."""
-
-
-class PeriodicTask(abc.ABC):
-    """One kind of background work an engine repeats.
-
-    The runner calls ``run`` every ``interval()`` seconds (or sooner, when
-    the task knows its next work is due sooner: ``wait_after_round``, and
-    when something sets its ``wakeup``); while it raises
-    ``BackendUnavailable`` (or a database outage) the runner backs off up
-    to ``max_interval()`` and logs the outage once, when it starts and
-    when it ends.
-    """
-
-    #: For the log and the thread name.
-    name: str
-    #: Set by whoever makes work due sooner than the task's next round:
-    #: the runner then starts that round at once. None: rounds only.
-    wakeup: threading.Event | None = None
-
-    @abc.abstractmethod
-    def interval(self) -> float:
-        """Seconds between rounds while all is well."""
-
-    def wait_after_round(self) -> float:
-        """Seconds until the next round after one that went well: the
-        interval, unless the task knows its next work is due sooner."""
-        return self.interval()
-
-    def max_interval(self) -> float:
-        """Longest wait between rounds during an outage."""
-        return 60.0
-
-    @abc.abstractmethod
-    def run(self, partition: Partition) -> None:
-        """One round."""
-
-
-class SharedTask(PeriodicTask):
-    """Work on items that the live engines share out: each round lists
-    the items, and ``handle`` sees only the ones ``partition`` gives this
-    engine, so no task decides ownership itself."""
-
-    @abc.abstractmethod
-    def items(self) -> Iterable[tuple[str, Any]]:
-        """This round's items, each with the key it is shared out by."""
-
-    @abc.abstractmethod
-    def handle(self, owned: Iterator[Any]) -> None:
-        """Work on this engine's items (consumed lazily)."""
-
-    def run(self, partition: Partition) -> None:
-        self.handle(item for key, item in self.items()
-                    if partition.owns(key))
+#: The background work contracts (``swconfig.common.background``), named
+#: here too, so that a transport needs only this module.
+Partition = background.Partition
+PeriodicTask = background.PeriodicTask
+SharedTask = background.SharedTask
 
 
 class SignalSink(abc.ABC):

@@ -31,7 +31,6 @@ import contextlib
 
 import pytest
 
-from swconfig.api.agent import poll_times
 from swconfig.common import context as swconfig_context
 from swconfig.conf import CONF
 from swconfig.db import api as db_api
@@ -65,17 +64,6 @@ def agent_base_url():
     CONF.set_override('public_url', url, group='api')
     yield url
     CONF.set_override('public_url', before, group='api')
-
-
-@pytest.fixture(autouse=True)
-def no_poll_time_writer():
-    """Stop the process's poll-time writer before and after each unit
-    test, if polls started one: it writes through the DB layer to
-    whichever database a test has patched in, and SQLite refuses a
-    test's write that overlaps its own ("database is locked")."""
-    poll_times.reset()
-    yield
-    poll_times.reset()
 
 
 @pytest.fixture(scope='session')

@@ -16,7 +16,9 @@
 unused, nothing missing (database drivers are extras, see setup.cfg).
 
 The Heat plug-in (``swconfig/heat``) imports ``heat``: it runs inside a Heat
-engine, which brings it, so Heat is no requirement of swconfig."""
+engine, which brings it, so Heat is no requirement of swconfig. Likewise
+uWSGI brings the ``uwsgi`` modules ``swconfig.api.background`` imports
+when it runs under uWSGI."""
 
 import ast
 from importlib import metadata
@@ -43,14 +45,18 @@ def _required() -> set[str]:
     return names
 
 
-#: Packages the process that loads a module brings: directory -> names.
-PROVIDED_BY_HOST = {PACKAGE_DIR / 'heat': {'heat'}}
+#: Packages the process that loads a module brings: directory or
+#: module -> names. uWSGI brings its own modules to the one that starts
+#: an API worker's background work after uWSGI's fork.
+PROVIDED_BY_HOST = {
+    PACKAGE_DIR / 'heat': {'heat'},
+    PACKAGE_DIR / 'api' / 'background.py': {'uwsgi', 'uwsgidecorators'},
+}
 
 
 def _provided(path: pathlib.Path) -> set[str]:
-    return set().union(*(names for directory, names in
-                         PROVIDED_BY_HOST.items()
-                         if directory in path.parents))
+    return set().union(*(names for where, names in PROVIDED_BY_HOST.items()
+                         if where == path or where in path.parents))
 
 
 def _imported_modules() -> set[str]:

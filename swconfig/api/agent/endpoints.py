@@ -170,9 +170,9 @@ class AgentApp:
         # recognised without parsing it.
         query = environ.get('QUERY_STRING', '')
         ring = signing.keyring()
-        if (entry[metadata_cache.VERIFIED_QUERY] != query
+        if (metadata_cache.verified_query(entry) != query
                 or ring is not cache.ring):
-            revision = entry[metadata_cache.TOKEN_REVISION]
+            revision = metadata_cache.token_revision(entry)
             if not signing.verify_metadata(_query_value(environ, 'token'),
                                            server_id, revision):
                 LOG.info('Metadata poll for server %s refused: invalid '
@@ -181,10 +181,10 @@ class AgentApp:
             entry = cache.verified(server_id, entry, query, ring)
         poll_times.note(server_id)
         header = environ.get('HTTP_IF_NONE_MATCH')
-        etag = entry[metadata_cache.ETAG]
+        etag = metadata_cache.etag(entry)
         # os-collect-config sends back the ETag it got, as is.
         not_modified = bool(header and etag and (
-            header == entry[metadata_cache.ETAG_HEADER]
+            header == metadata_cache.etag_header(entry)
             or etag in webob_etag.ETagMatcher.parse(header, strong=False)))
         return metadata_cache.answer(entry, environ['REQUEST_METHOD'],
                                      not_modified)

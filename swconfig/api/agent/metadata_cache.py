@@ -40,14 +40,18 @@ rolled-back transaction leaves a gap for good).
 
 Memory: a least-recently-polled list of ``[api] metadata_cache_size``
 entries; servers that stop polling fall out. Each entry costs about its
-document's size plus 1 KB.
+document's size plus 1 KB. An entry's layout is this module's own: the
+other modules read it with the named accessors (``etag``, ``content``,
+...) and ``repeat_answer``.
 
-Warming up (``[api] metadata_cache_warm``): on its first poll a worker
-starts loading documents in the background, ``WARM_BATCH`` servers per
-query, until the cache is full or every server is held; a batch read
-while changes were being read is dropped (its rows may predate them). A
-restarted worker then serves its polls from memory within seconds
-instead of reading each server once.
+Two tasks of the worker's background work (``swconfig.api.background``)
+look after the cache: ``ChangeLogPurge`` deletes the changes older than
+``RETENTION`` every ``PURGE_INTERVAL`` seconds, and ``WarmUp`` (``[api]
+metadata_cache_warm``) loads documents when the worker starts,
+``WARM_BATCH`` servers per query, until the cache is full or every
+server is held; a batch read while changes were being read is dropped
+(its rows may predate them). A restarted worker then serves its polls
+from memory within seconds instead of reading each server once.
 """
 
 import calendar
@@ -55,16 +59,16 @@ import collections
 from collections.abc import Callable
 import datetime
 from email import utils as email_utils
-import os
+import operator
 import threading
 import time
 from typing import Any
-import weakref
 
 from oslo_log import log
 from oslo_utils import timeutils
 
 from swconfig.api import response_body
+from swconfig.common import background
 from swconfig.db import api as db_api
 
 LOG = log.getLogger(__name__)
@@ -88,22 +92,6 @@ WARM_BATCH = 500
 #: The share of ``freshness`` before its end that the next read of the
 #: change log falls due, while held entries are still served.
 READ_AHEAD = 0.25
-#: Forks of this process so far: a forked worker warms up its own cache,
-#: told apart without a getpid() on every poll.
-_FORKS = [0]
-#: Every cache of this process, for the fork hook.
-_CACHES: 'weakref.WeakSet[MetadataCache]' = weakref.WeakSet()
-
-
-def _after_fork() -> None:
-    """In a forked child: each cache reads the change log (and starts
-    warming up, if asked to) before its next answer."""
-    _FORKS[0] += 1
-    for cache in list(_CACHES):
-        cache.fresh_until = cache.read_due_at = float('-inf')
-
-
-os.register_at_fork(after_in_child=_after_fork)
 
 
 def http_date(value: Any) -> str:
@@ -118,12 +106,23 @@ def http_date(value: Any) -> str:
 #: instance, its header lists and body were a dozen) had every full
 #: collection walk the whole cache with the GIL held, 1.5-2.9 s per worker
 #: at 100,000 servers, stalling every poll of the worker meanwhile.
-(ETAG, ETAG_HEADER, TOKEN_REVISION, TENANT, CONTENT, GET_HEADERS,
- HEAD_HEADERS, NOT_MODIFIED_HEADERS, VERIFIED_QUERY) = range(9)
+(_ETAG, _ETAG_HEADER, _TOKEN_REVISION, _TENANT, _CONTENT, _GET_HEADERS,
+ _HEAD_HEADERS, _NOT_MODIFIED_HEADERS, _VERIFIED_QUERY) = range(9)
 #: An entry; see the field numbers above.
 Entry = tuple
 OK = '200 OK'
 NOT_MODIFIED = '304 Not Modified'
+
+#: An entry's fields as the other modules read them (each a C call):
+#: the document's ETag, its header value (quoted), the token revision,
+#: the owning project, the document's bytes, and the query string whose
+#: token was verified for the entry (None: not verified).
+etag = operator.itemgetter(_ETAG)
+etag_header = operator.itemgetter(_ETAG_HEADER)
+token_revision = operator.itemgetter(_TOKEN_REVISION)
+tenant = operator.itemgetter(_TENANT)
+content = operator.itemgetter(_CONTENT)
+verified_query = operator.itemgetter(_VERIFIED_QUERY)
 
 
 def entry_of(row: dict) -> Entry:
@@ -156,10 +155,31 @@ def answer(entry: Entry, method: str, not_modified: bool = False) -> tuple:
     changed. A GET's body is made per answer: a ``Body`` (a tuple
     subclass) held by the entry would keep it tracked."""
     if not_modified:
-        return NOT_MODIFIED, entry[NOT_MODIFIED_HEADERS], response_body.EMPTY
+        return NOT_MODIFIED, entry[_NOT_MODIFIED_HEADERS], response_body.EMPTY
     if method == 'GET':
-        return OK, entry[GET_HEADERS], response_body.Body((entry[CONTENT],))
-    return OK, entry[HEAD_HEADERS], response_body.EMPTY
+        return OK, entry[_GET_HEADERS], response_body.Body((entry[_CONTENT],))
+    return OK, entry[_HEAD_HEADERS], response_body.EMPTY
+
+
+def repeat_answer(entry: Entry, query: str | None, method: str,
+                  if_none_match: str | None) -> tuple | None:
+    """``answer`` of a repeat poll that needs no more checks: the query
+    string is the one whose token was verified for ``entry``, the method
+    a GET or a HEAD, and an ``If-None-Match`` absent or exactly the
+    entry's ETag. None otherwise: a listed or weak ETag, an unverified
+    entry (for which no query is equal), any other request."""
+    verified = entry[_VERIFIED_QUERY]
+    if verified is None or verified != query or not (
+            method == 'GET' or method == 'HEAD'):
+        return None
+    if not if_none_match:
+        if method == 'GET':
+            return OK, entry[_GET_HEADERS], response_body.Body(
+                (entry[_CONTENT],))
+        return OK, entry[_HEAD_HEADERS], response_body.EMPTY
+    if if_none_match == entry[_ETAG_HEADER]:  # None without an ETag
+        return NOT_MODIFIED, entry[_NOT_MODIFIED_HEADERS], response_body.EMPTY
+    return None
 
 
 class MetadataCache:
@@ -180,9 +200,8 @@ class MetadataCache:
         #: while the others are still answered from memory. Derivable,
         #: but kept: the repeat-poll path compares it as it stands.
         self.read_due_at = float('-inf')
-        self._warm = warm and size > 0
-        # ``_FORKS`` when warming up started (None: not yet).
-        self._warming_fork: int | None = None
+        #: Whether the worker loads documents when it starts (``WarmUp``).
+        self.warms = warm and size > 0
         #: The entries held, least recently polled first. Outside this
         #: class (``repeat_polls``, after checking ``fresh_until``) only
         #: read with ``get`` and ``move_to_end``.
@@ -197,7 +216,6 @@ class MetadataCache:
         # Bumped whenever changes were read: a miss read before a change
         # was seen must not be stored after it.
         self._generation = 0
-        self._purged_at = float('-inf')
         #: The key ring that verified the held entries' queries (None
         #: before the first): a poll verifies its token again under
         #: another.
@@ -205,7 +223,14 @@ class MetadataCache:
         # expire() calls: a read of the log that an expire() overtook
         # leaves ``fresh_until`` as it is.
         self._expirations = 0
-        _CACHES.add(self)
+
+    def forked(self) -> None:
+        """In a forked child: locks of its own (a thread of the parent
+        may have held one), and the change log read before its next
+        answer."""
+        self._lock = threading.Lock()
+        self._refresh_lock = threading.Lock()
+        self.fresh_until = self.read_due_at = float('-inf')
 
     def verified(self, server_id: str, entry: Entry, query: str,
                  ring: Any) -> Entry:
@@ -215,7 +240,7 @@ class MetadataCache:
         held one is replaced. Another key ring than ``ring`` (the one
         loaded by a test) drops every entry first: the queries they hold
         were verified with that one."""
-        verified = entry[:VERIFIED_QUERY] + (query,)
+        verified = entry[:_VERIFIED_QUERY] + (query,)
         with self._lock:
             if ring is not self.ring:
                 if self.ring is not None:
@@ -298,25 +323,6 @@ class MetadataCache:
                     self.entries.setdefault(server_id, warmed)
         return len(self.entries)
 
-    def _start_warming(self) -> None:
-        with self._lock:
-            if self._warming_fork == _FORKS[0]:
-                return
-            self._warming_fork = _FORKS[0]
-        threading.Thread(target=self._warm_and_log, daemon=True,
-                         name='metadata-cache-warm').start()
-
-    def _warm_and_log(self) -> None:
-        started = time.monotonic()
-        try:
-            held = self.warm()
-        except Exception as exc:  # polls load what they need instead
-            LOG.warning('Metadata cache: warming up failed (%s); documents '
-                        'are read on their first poll', exc)
-            return
-        LOG.info('Metadata cache: warmed up with %d documents in %.1f s',
-                 held, time.monotonic() - started)
-
     def _refresh(self, wait: bool = True) -> None:
         """Read the change log, unless another thread is reading it and
         ``wait`` is false, or read it while this one waited for it."""
@@ -349,11 +355,6 @@ class MetadataCache:
                 self.fresh_until = started + self.freshness
                 self.read_due_at = (started
                                     + self.freshness * (1 - READ_AHEAD))
-        if started - self._purged_at >= PURGE_INTERVAL:
-            self._purged_at = started
-            self._purge()
-        if self._warm and self._warming_fork != _FORKS[0]:
-            self._start_warming()
 
     def _start(self, now: float) -> None:
         """Start from the latest changes: nothing held can be stale, and
@@ -404,15 +405,50 @@ class MetadataCache:
             for change_id in dropped:
                 del self._missing[change_id]
 
-    def _purge(self) -> None:
+
+class ChangeLogPurge(background.PeriodicTask):
+    """Deletes the changes logged more than ``RETENTION`` ago, every
+    ``PURGE_INTERVAL`` seconds (every worker whose ``cache`` reads the
+    log does; a purge another worker did first deletes nothing)."""
+
+    name = 'server-change-purge'
+
+    def __init__(self, cache: MetadataCache) -> None:
+        self.cache = cache
+
+    def interval(self) -> float:
+        return PURGE_INTERVAL
+
+    def run(self, partition: background.Partition) -> None:
         before = timeutils.utcnow() - datetime.timedelta(
             seconds=RETENTION)
-        try:
-            purged = db_api.agent_server_changes_purge(before)
-        except Exception:  # the next worker or interval tries again
-            LOG.exception('Metadata cache: purging old server changes '
-                          'failed')
-            return
+        purged = db_api.agent_server_changes_purge(before)
         if purged:
             LOG.debug('Metadata cache: purged %d old server changes',
                       purged)
+
+    def forked(self) -> None:
+        self.cache.forked()
+
+
+class WarmUp(background.PeriodicTask):
+    """Loads documents into ``cache`` once, when the worker starts (a
+    forked worker again, into its own); retried while the database is
+    unreachable, polls meanwhile load what they need."""
+
+    name = 'metadata-cache-warm-up'
+    repeated = False
+    #: Seconds before another try after a failure that is not an outage.
+    RETRY = 30.0
+
+    def __init__(self, cache: MetadataCache) -> None:
+        self.cache = cache
+
+    def interval(self) -> float:
+        return self.RETRY
+
+    def run(self, partition: background.Partition) -> None:
+        started = time.monotonic()
+        held = self.cache.warm()
+        LOG.info('Metadata cache: warmed up with %d documents in %.1f s',
+                 held, time.monotonic() - started)

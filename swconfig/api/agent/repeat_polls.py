@@ -16,7 +16,7 @@
 
 Each agent polls its one signed URL every 30 seconds, so nearly every
 request the service gets is a URL it has answered before. The first poll
-of a URL goes the whole way (the router, ``AgentApp.poll``: the route, the
+of a URL goes the whole way (the dispatcher, ``AgentApp.poll``: the route, the
 token's HMAC, the metadata cache, which keeps on the entry the query
 string whose token it verified); once it is answered 200 or 304,
 ``AgentApp`` records the path with its server id (``Polls.record``).
@@ -35,7 +35,7 @@ a recorded path itself when nothing it relies on has changed:
 It then answers as ``AgentApp.poll`` would, with the same headers, the
 poll time noted and a new request id. Anything else (a read of the
 change log due, a dropped or unverified entry, another query string, a
-weak or listed ETag, any other request) goes to the router unchanged.
+weak or listed ETag, any other request) goes to the dispatcher unchanged.
 The record holds no entry, so it keeps no document alive that the cache
 let go. The one frame matters: a poll is a few thousand instructions of
 Python, and under a threaded server every one of them is spent holding
@@ -51,9 +51,7 @@ from swconfig.api.middleware import fault
 from swconfig.api.middleware import request_id
 from swconfig.common import lookup_cache
 
-ETAG_HEADER = metadata_cache.ETAG_HEADER
-VERIFIED_QUERY = metadata_cache.VERIFIED_QUERY
-answer_of = metadata_cache.answer
+repeat_answer = metadata_cache.repeat_answer
 
 
 class Polls(lookup_cache.LookupCache):
@@ -89,28 +87,25 @@ class RepeatPolls:
                 entries = cache.entries
                 entry = (entries.get(server_id) if now < cache.read_due_at
                          else None)
-                # None: not verified (and a request may lack the key).
-                verified = entry[VERIFIED_QUERY] if entry is not None else None
-                if (verified is not None
-                        and verified == environ.get('QUERY_STRING')):
-                    method = environ['REQUEST_METHOD']
-                    header = environ.get('HTTP_IF_NONE_MATCH')
-                    # A listed or weak ETag goes to the router, which
-                    # parses it; without an ETag, none is equal.
-                    if ((method == 'GET' or method == 'HEAD')
-                            and (not header or header == entry[ETAG_HEADER])):
-                        status, headers, body = answer_of(
-                            entry, method, bool(header))
-                        try:
-                            entries.move_to_end(server_id)
-                        except KeyError:
-                            pass  # dropped meanwhile: answered from entry
-                        self.noted[server_id] = now  # poll_times.note's
-                        # The headers are the entry's: extended, not
-                        # changed.
-                        start_response(status, [
-                            *headers, next(request_id.ID_HEADERS)])
-                        return body
+                # A listed or weak ETag goes to the dispatcher, which parses
+                # it; so does an entry not verified (a request may lack
+                # the query).
+                answer = repeat_answer(
+                    entry, environ.get('QUERY_STRING'),
+                    environ['REQUEST_METHOD'],
+                    environ.get('HTTP_IF_NONE_MATCH')
+                ) if entry is not None else None
+                if answer is not None:
+                    status, headers, body = answer
+                    try:
+                        entries.move_to_end(server_id)
+                    except KeyError:
+                        pass  # dropped meanwhile: answered from entry
+                    self.noted[server_id] = now  # poll_times.note's
+                    # The headers are the entry's: extended, not changed.
+                    start_response(status, [
+                        *headers, next(request_id.ID_HEADERS)])
+                    return body
             except Exception as exc:
                 return fault.render(exc, environ, start_response)
         return response_body.closable(self.app(environ, start_response))

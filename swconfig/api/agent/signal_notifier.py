@@ -15,25 +15,26 @@
 """Handing stored signals to an engine without making the agent wait.
 
 The API stores every agent signal durably before it answers; the cast
-that asks an engine to apply it is sent from a background thread, batched
-over a few milliseconds. A cast that is lost (full queue, dead broker) is
-harmless: the engines' signal sweep applies whatever is still pending.
+that asks an engine to apply it is sent by a task of the worker's
+background work (``swconfig.api.background``), batched over a few
+milliseconds. A cast that is lost (full queue, dead broker) is harmless:
+the engines' signal sweep applies whatever is still pending.
 """
 
-import os
 import queue
 import threading
 import time
 
 from oslo_log import log
 
+from swconfig.common import background
 from swconfig.common.context import RequestContext
 from swconfig.engine import rpcapi
 
 LOG = log.getLogger(__name__)
 
 
-class SignalNotifier:
+class SignalNotifier(background.PeriodicTask):
     """Casts ``process_signal`` from a background thread, so an agent's
     answer never waits for the message bus (the signal is already stored;
     a cast that is dropped, e.g. with a full queue or a dead broker, is
@@ -43,10 +44,13 @@ class SignalNotifier:
     cast, naming the newest: an engine applies the signal it is cast and
     every pending one stored before it. Every signal is committed before
     it is queued, so the cast that covers it is always sent after it is
-    visible.
+    visible. Each queued signal wakes the task.
     """
 
+    name = 'signal-notifier'
     LINGER = 0.02
+    #: Seconds between rounds while no signal wakes the task.
+    IDLE_WAIT = 60.0
 
     def __init__(self, engine_api: rpcapi.EngineAPI,
                  context: RequestContext,
@@ -54,27 +58,14 @@ class SignalNotifier:
         self.engine_api = engine_api
         self.context = context
         self.max_pending = max_pending
-        self._queue: queue.Queue | None = None
-        self._pid: int | None = None
-        self._lock = threading.Lock()
-
-    def _start(self) -> queue.Queue:
-        # One thread per process, started after a WSGI server's fork.
-        with self._lock:
-            if self._pid != os.getpid() or self._queue is None:
-                self._queue = queue.Queue(self.max_pending)
-                self._pid = os.getpid()
-                threading.Thread(target=self._run, args=(self._queue,),
-                                 name='signal-notifier', daemon=True).start()
-            return self._queue
+        self._queue: queue.Queue = queue.Queue(max_pending)
+        self.wakeup = threading.Event()
 
     def notify(self, inbox_id: int) -> None:
         """Queue the cast; never raises (the signal is stored already)."""
         try:
-            pending = self._queue
-            if pending is None or self._pid != os.getpid():
-                pending = self._start()
-            pending.put_nowait(inbox_id)
+            self._queue.put_nowait(inbox_id)
+            self.wakeup.set()
         except queue.Full:
             LOG.warning('Stored signal %s not handed to an engine now '
                         '(%d casts pending); the signal sweep will apply '
@@ -83,18 +74,31 @@ class SignalNotifier:
             LOG.exception('Stored signal %s not handed to an engine; the '
                           'signal sweep will apply it', inbox_id)
 
-    def _run(self, pending: queue.Queue) -> None:
+    def interval(self) -> float:
+        return self.IDLE_WAIT
+
+    def run(self, partition: background.Partition) -> None:
+        """Cast the newest of the signals queued within ``LINGER`` of the
+        first; the next round casts what came after."""
+        pending = self._queue
+        try:
+            newest = pending.get_nowait()
+        except queue.Empty:
+            return
+        deadline = time.monotonic() + self.LINGER
         while True:
-            newest = pending.get()
-            deadline = time.monotonic() + self.LINGER
-            while True:
-                try:
-                    newest = max(newest, pending.get(
-                        timeout=max(0.0, deadline - time.monotonic())))
-                except queue.Empty:
-                    break
             try:
-                self.engine_api.process_signal(self.context, newest)
-            except Exception:  # process_signal logs; keep the thread
-                LOG.exception('Could not hand signal %s to an engine',
-                              newest)
+                newest = max(newest, pending.get(
+                    timeout=max(0.0, deadline - time.monotonic())))
+            except queue.Empty:
+                break
+        try:
+            self.engine_api.process_signal(self.context, newest)
+        except Exception:  # process_signal logs; the sweep applies it
+            LOG.exception('Could not hand signal %s to an engine',
+                          newest)
+
+    def forked(self) -> None:
+        """The parent's queued signals are cast by the parent."""
+        self._queue = queue.Queue(self.max_pending)
+        self.wakeup = threading.Event()

@@ -95,8 +95,8 @@ def server_metadata(app: 'TenantViewApp', environ: dict, tenant_id: str,
     entry = cache.get(server_id) or cache.load(server_id)
     if entry is None:  # nobody registered the server: nothing listed
         content = _EMPTY_VIEW
-    elif is_admin or entry[metadata_cache.TENANT] == project_id:
-        content = representations.tenant_view(entry[metadata_cache.CONTENT])
+    elif is_admin or metadata_cache.tenant(entry) == project_id:
+        content = representations.tenant_view(metadata_cache.content(entry))
     else:
         context, _ = access.check(environ, tenant_id, RULE)
         document = db_api.server_document_get(context, server_id)

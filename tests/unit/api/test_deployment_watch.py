@@ -12,7 +12,8 @@
 #    License for the specific language governing permissions and limitations
 #    under the License.
 
-"""Long polls of a deployment (``?wait=N``): the per-worker watcher.
+"""Long polls of a deployment (``?wait=N``): the per-worker watcher, run
+by the runner of the worker's background work.
 
 Real threads against a stand-in for the one query the watcher makes
 (``db_api.software_deployment_versions``), with a short poll interval.
@@ -26,9 +27,13 @@ import threading
 import time
 import types
 
+from oslo_db import exception as db_exc
 import pytest
+from sqlalchemy import exc as sa_exc
 
 from swconfig.api import deployment_watch
+from swconfig.common import background
+from swconfig.db import api as db_api
 from tests.fixtures.waiting import wait_for
 
 POLL = 0.01
@@ -40,9 +45,11 @@ class Versions:
     """Stands in for ``software_deployment_versions``: the versions the
     test sets, and the ids each read asked for."""
 
-    def __init__(self, versions: dict[str, int], failures: int = 0) -> None:
+    def __init__(self, versions: dict[str, int], failures: int = 0,
+                 failure: type = RuntimeError) -> None:
         self._versions = dict(versions)
         self._failures = failures
+        self._failure = failure
         self._lock = threading.Lock()
         self.reads: list[list[str]] = []
 
@@ -52,7 +59,7 @@ class Versions:
             self.reads.append(list(deployment_ids))
             if self._failures:
                 self._failures -= 1
-                raise RuntimeError('database hiccup')
+                raise self._failure()
             return {deployment_id: self._versions[deployment_id]
                     for deployment_id in deployment_ids
                     if deployment_id in self._versions}
@@ -101,14 +108,39 @@ class Waiter(threading.Thread):
 def versions(monkeypatch):
     monkeypatch.setattr(deployment_watch, 'POLL_INTERVAL', POLL)
 
-    def install(current: dict[str, int], failures: int = 0) -> Versions:
-        fake = Versions(current, failures)
+    def install(current: dict[str, int], failures: int = 0,
+                failure: type = RuntimeError) -> Versions:
+        fake = Versions(current, failures, failure)
         # Only the watcher's view of the DB API: other threads keep it.
         monkeypatch.setattr(deployment_watch, 'db_api', types.SimpleNamespace(
             software_deployment_versions=fake))
         return fake
 
     return install
+
+
+@pytest.fixture
+def watching():
+    """``watching(watch)``: the watch run as an API worker runs it, until
+    the test ends."""
+    runners = []
+
+    def start(watch):
+        runner = background.Runner([watch], background.Everything(),
+                                   db_api.is_outage)
+        runner.start()
+        runners.append(runner)
+        return watch
+
+    yield start
+    for runner in runners:
+        runner.stop(timeout=10)
+
+
+def database_down():
+    refused = sa_exc.OperationalError(
+        'SELECT 1', {}, Exception("(2003) Can't connect to MySQL server"))
+    return db_exc.DBConnectionError(refused)
 
 
 def _parked(versions: Versions, waiter: Waiter, deployment_id: str) -> None:
@@ -119,9 +151,9 @@ def _parked(versions: Versions, waiter: Waiter, deployment_id: str) -> None:
     assert waiter.is_alive() and waiter.changed is None
 
 
-def test_a_change_wakes_the_waiter(versions):
+def test_a_change_wakes_the_waiter(versions, watching):
     db = versions({'d1': 3})
-    watch = deployment_watch.DeploymentWatch(max_waiters=10)
+    watch = watching(deployment_watch.DeploymentWatch(max_waiters=10))
     waiter = Waiter(watch, 'd1', 3)
     waiter.start()
     _parked(db, waiter, 'd1')
@@ -129,9 +161,9 @@ def test_a_change_wakes_the_waiter(versions):
     assert waiter.result() is True
 
 
-def test_a_deleted_deployment_wakes_the_waiter(versions):
+def test_a_deleted_deployment_wakes_the_waiter(versions, watching):
     db = versions({'d1': 3})
-    watch = deployment_watch.DeploymentWatch(max_waiters=10)
+    watch = watching(deployment_watch.DeploymentWatch(max_waiters=10))
     waiter = Waiter(watch, 'd1', 3)
     waiter.start()
     _parked(db, waiter, 'd1')
@@ -139,16 +171,16 @@ def test_a_deleted_deployment_wakes_the_waiter(versions):
     assert waiter.result() is True
 
 
-def test_a_version_already_changed_wakes_at_the_first_read(versions):
+def test_a_version_already_changed_wakes_at_the_first_read(versions, watching):
     db = versions({'d1': 5})
-    watch = deployment_watch.DeploymentWatch(max_waiters=10)
+    watch = watching(deployment_watch.DeploymentWatch(max_waiters=10))
     assert watch.wait('d1', 4, LONG) is True
     assert db.read_count('d1') >= 1
 
 
-def test_unchanged_until_the_timeout_is_false(versions):
+def test_unchanged_until_the_timeout_is_false(versions, watching):
     db = versions({'d1': 3})
-    watch = deployment_watch.DeploymentWatch(max_waiters=10)
+    watch = watching(deployment_watch.DeploymentWatch(max_waiters=10))
     started = time.monotonic()
     assert watch.wait('d1', 3, 0.3) is False
     assert time.monotonic() - started >= 0.3
@@ -156,9 +188,9 @@ def test_unchanged_until_the_timeout_is_false(versions):
     assert db.read_count('d1') >= 1
 
 
-def test_several_waiters_share_one_read_per_round(versions):
+def test_several_waiters_share_one_read_per_round(versions, watching):
     db = versions({'d1': 1, 'd2': 7})
-    watch = deployment_watch.DeploymentWatch(max_waiters=10)
+    watch = watching(deployment_watch.DeploymentWatch(max_waiters=10))
     first, second = Waiter(watch, 'd1', 1), Waiter(watch, 'd1', 1)
     other = Waiter(watch, 'd2', 7)
     for waiter in (first, second, other):
@@ -179,9 +211,9 @@ def test_several_waiters_share_one_read_per_round(versions):
     assert all(len(ids) == len(set(ids)) for ids in db.reads)
 
 
-def test_past_max_waiters_a_wait_is_answered_at_once(versions):
+def test_past_max_waiters_a_wait_is_answered_at_once(versions, watching):
     db = versions({'d1': 1, 'd2': 1, 'd3': 1})
-    watch = deployment_watch.DeploymentWatch(max_waiters=2)
+    watch = watching(deployment_watch.DeploymentWatch(max_waiters=2))
     waiters = [Waiter(watch, 'd1', 1), Waiter(watch, 'd2', 1)]
     for waiter in waiters:
         waiter.start()
@@ -202,11 +234,35 @@ def test_past_max_waiters_a_wait_is_answered_at_once(versions):
     assert late.result() is True and waiters[1].result() is True
 
 
-def test_a_failed_read_is_logged_and_tried_again(versions, caplog):
+def test_a_database_outage_is_logged_once_and_the_watch_goes_on(
+        versions, watching, caplog):
+    """Not a traceback per round: one warning when the outage starts and
+    one line when the reads work again; the waiter is woken after it."""
+    db = versions({'d1': 1}, failures=3, failure=database_down)
+    watch = watching(deployment_watch.DeploymentWatch(max_waiters=10))
+    with caplog.at_level(logging.INFO, logger=background.__name__):
+        waiter = Waiter(watch, 'd1', 1)
+        waiter.start()
+        wait_for(lambda: db.read_count('d1') >= 4, 10,
+                 'a read after the failed ones')
+        db.set('d1', 2)
+        assert waiter.result() is True
+    lines = [record for record in caplog.records
+             if record.getMessage().startswith('deployment-watch: ')]
+    assert [record.levelno for record in lines] == [logging.WARNING,
+                                                    logging.INFO]
+    assert 'retrying with backoff' in lines[0].getMessage()
+    assert 'working again' in lines[1].getMessage()
+    assert not any(record.exc_info for record in caplog.records)
+
+
+def test_a_failed_read_is_logged_and_tried_again(versions, watching,
+                                                 caplog):
+    """A failure that is not an outage (a bug) is logged with its
+    traceback, each time, and the watch reads again."""
     db = versions({'d1': 1}, failures=2)
-    watch = deployment_watch.DeploymentWatch(max_waiters=10)
-    with caplog.at_level(logging.ERROR,
-                         logger='swconfig.api.deployment_watch'):
+    watch = watching(deployment_watch.DeploymentWatch(max_waiters=10))
+    with caplog.at_level(logging.ERROR, logger=background.__name__):
         waiter = Waiter(watch, 'd1', 1)
         waiter.start()
         wait_for(lambda: db.read_count('d1') >= 3, 10,
@@ -214,5 +270,23 @@ def test_a_failed_read_is_logged_and_tried_again(versions, caplog):
         db.set('d1', 2)
         assert waiter.result() is True
     failures = [record for record in caplog.records
-                if 'Could not read the deployments' in record.getMessage()]
+                if 'Background task deployment-watch failed'
+                in record.getMessage()]
     assert len(failures) == 2
+    assert all(record.exc_info[0] is RuntimeError for record in failures)
+
+
+def test_nobody_waiting_reads_nothing_and_a_waiter_wakes_the_watch(
+        versions, watching):
+    """Idle, the watch sleeps (``IDLE_WAIT``) instead of polling; the
+    first waiter wakes it at once."""
+    db = versions({'d1': 1})
+    watch = watching(deployment_watch.DeploymentWatch(max_waiters=10))
+    assert watch.wait_after_round() == deployment_watch.IDLE_WAIT
+    assert watch.wakeup is not None
+    waiter = Waiter(watch, 'd1', 1)
+    waiter.start()
+    _parked(db, waiter, 'd1')
+    db.set('d1', 2)
+    assert waiter.result() is True
+    assert db.reads and all(ids == ['d1'] for ids in db.reads)

@@ -19,6 +19,7 @@ servers and read-your-writes after ``expire``."""
 
 import datetime
 import gc
+import logging
 import threading
 
 from oslo_utils import timeutils
@@ -26,18 +27,15 @@ import pytest
 import sqlalchemy as sa
 
 from swconfig.api.agent import metadata_cache
+from swconfig.common import background
 from swconfig.db import api as db_api
 from swconfig.db import models
 from swconfig.db import session
 from swconfig.engine import metadata
-from tests.fixtures.waiting import wait_for
 from tests.unit.db import backends
 from tests.unit.db import rows
 
 FRESHNESS = 1.0
-ETAG = metadata_cache.ETAG
-CONTENT = metadata_cache.CONTENT
-VERIFIED_QUERY = metadata_cache.VERIFIED_QUERY
 ADMIN = rows.context_for('p1', roles=('admin',), is_admin=True)
 _CHANGE = models.ServerChange.__table__
 
@@ -88,10 +86,12 @@ def test_a_hit_needs_no_database(db, clock, monkeypatch):
     etag = _store('s1', '{"deployments":[1]}')
     cache = _cache(clock)
     entry = _fetch(cache, 's1')
-    assert (entry[ETAG], entry[CONTENT]) == (etag, b'{"deployments":[1]}')
-    assert ('Content-Length', str(len(entry[CONTENT]))) in entry[
-        metadata_cache.GET_HEADERS]
-    assert ('ETag', f'"{etag}"') in entry[metadata_cache.NOT_MODIFIED_HEADERS]
+    assert (metadata_cache.etag(entry), metadata_cache.content(entry)) == (
+        etag, b'{"deployments":[1]}')
+    assert ('Content-Length', str(len(metadata_cache.content(entry)))) in (
+        metadata_cache.answer(entry, 'GET')[1])
+    assert ('ETag', f'"{etag}"') in metadata_cache.answer(entry, 'GET',
+                                                         True)[1]
 
     def _no_database(*_args, **_kwargs):
         raise AssertionError('the database was read')
@@ -129,7 +129,7 @@ def test_a_change_is_served_once_the_bound_passed(db, clock):
     # drops it.
     clock.now += due * 0.1
     assert cache.get('s1') is None
-    assert _fetch(cache, 's1')[ETAG] == new_etag
+    assert metadata_cache.etag(_fetch(cache, 's1')) == new_etag
 
 
 def test_a_deleted_server_is_gone_once_the_bound_passed(db, clock):
@@ -169,7 +169,7 @@ def test_changes_committed_out_of_id_order_are_seen(db, clock):
             'changed_at': timeutils.utcnow()}])
     clock.now += FRESHNESS
     assert cache.get('s1') is None
-    assert _fetch(cache, 's1')[ETAG] == new_etag
+    assert metadata_cache.etag(_fetch(cache, 's1')) == new_etag
 
 
 class _WatchedLock:
@@ -260,7 +260,8 @@ def test_a_miss_read_before_a_change_is_not_kept(db, clock, monkeypatch):
         return row
 
     monkeypatch.setattr(db_api, 'agent_server_document', _read_then_change)
-    assert cache.load('s1')[CONTENT] == b'"old"'  # as read, fresh then
+    # as read, fresh then
+    assert metadata_cache.content(cache.load('s1')) == b'"old"'
     monkeypatch.undo()
     assert cache.get('s1') is None
 
@@ -274,7 +275,7 @@ def test_expire_makes_the_next_poll_read_the_change_log(db, clock):
     new_etag = _store('s1', '"new"')
     cache.expire()
     assert cache.get('s1') is None
-    assert _fetch(cache, 's1')[ETAG] == new_etag
+    assert metadata_cache.etag(_fetch(cache, 's1')) == new_etag
     assert cache.get('s2') is other  # only the changed server is dropped
     # Long after the last read, expire() still reads only the changes.
     clock.now += metadata_cache.RESTART_AFTER / 2
@@ -295,7 +296,8 @@ def test_held_entries_are_not_walked_by_the_garbage_collector(
     held = cache.get('s1')
     cache.verified('s1', held, 'token=t', object())
     entries = list(cache.entries.values())
-    assert len(entries) == 5 and cache.get('s1')[VERIFIED_QUERY] == 'token=t'
+    assert len(entries) == 5 and metadata_cache.verified_query(
+        cache.get('s1')) == 'token=t'
     # A tuple is untracked once what it holds is: a collection may meet
     # an entry before its headers, so each level may take one.
     for _level in range(3):
@@ -309,17 +311,18 @@ def test_a_verified_query_is_kept_only_on_the_entry_it_was_verified_for(
     cache = _cache(clock)
     ring = object()
     first = _fetch(cache, 's1')
-    assert first[VERIFIED_QUERY] is None
+    assert metadata_cache.verified_query(first) is None
     verified = cache.verified('s1', first, 'token=a', ring)
-    assert verified[:VERIFIED_QUERY] == first[:VERIFIED_QUERY]
+    unverified = metadata_cache._VERIFIED_QUERY  # the fields before it
+    assert verified[:unverified] == first[:unverified]
     assert cache.get('s1') is verified and cache.ring is ring
     # An entry replaced meanwhile (a change read) is left as it is.
     new_etag = _store('s1', '"new"')
     cache.expire()
     replacement = _fetch(cache, 's1')
-    assert replacement[ETAG] == new_etag
-    assert cache.verified('s1', verified, 'token=b', ring)[
-        VERIFIED_QUERY] == 'token=b'
+    assert metadata_cache.etag(replacement) == new_etag
+    assert metadata_cache.verified_query(cache.verified(
+        's1', verified, 'token=b', ring)) == 'token=b'
     assert cache.get('s1') is replacement
     # Another key ring: what the old one verified is dropped.
     cache.verified('s1', replacement, 'token=c', object())
@@ -333,19 +336,20 @@ def test_a_document_without_an_etag_sends_no_etag():
     entry = metadata_cache.entry_of({
         'etag': None, 'token_revision': 1, 'document': None,
         'updated_at': datetime.datetime(2026, 11, 27, 2, 0, 0)})
-    assert entry[CONTENT] == metadata_cache.EMPTY_DOCUMENT
-    assert entry[metadata_cache.ETAG_HEADER] is None
-    assert entry[metadata_cache.NOT_MODIFIED_HEADERS] is None
-    for field in (metadata_cache.GET_HEADERS, metadata_cache.HEAD_HEADERS):
-        names = [name for name, _value in entry[field]]
+    assert metadata_cache.content(entry) == metadata_cache.EMPTY_DOCUMENT
+    assert metadata_cache.etag_header(entry) is None
+    assert metadata_cache.answer(entry, 'GET', True)[1] is None
+    for method in ('GET', 'HEAD'):
+        headers = metadata_cache.answer(entry, method)[1]
+        names = [name for name, _value in headers]
         assert 'ETag' not in names and 'Last-Modified' in names
-        assert all(isinstance(value, str) for _name, value in entry[field])
+        assert all(isinstance(value, str) for _name, value in headers)
 
 
 def test_size_zero_keeps_nothing(db, clock):
     _store('s1', '"doc"')
     cache = _cache(clock, size=0)
-    assert cache.load('s1')[CONTENT] == b'"doc"'
+    assert metadata_cache.content(cache.load('s1')) == b'"doc"'
     assert cache.get('s1') is None and len(cache) == 0
 
 
@@ -357,7 +361,13 @@ def test_old_changes_are_purged(db, clock):
             'changed_at': timeutils.utcnow() - datetime.timedelta(
                 seconds=metadata_cache.RETENTION + 60)}])
     cache = _cache(clock)
-    cache.get('s1')  # the first read of the change log purges
+    purge = metadata_cache.ChangeLogPurge(cache)
+    assert purge.interval() == metadata_cache.PURGE_INTERVAL
+    cache.get('s1')  # a poll purges nothing: its worker's task does
+    with db.connect() as connection:
+        left = connection.execute(sa.select(_CHANGE.c.server_id)).scalars()
+        assert sorted(left) == ['gone', 's1']
+    purge.run(background.Everything())
     with db.connect() as connection:
         left = connection.execute(sa.select(_CHANGE.c.server_id)).scalars()
         assert list(left) == ['s1']
@@ -379,8 +389,9 @@ def test_warming_up_loads_every_server_in_batches(db, clock, monkeypatch):
     cache = _cache(clock)
     assert cache.warm() == 8
     _no_document_reads(monkeypatch)
-    assert {name: cache.get(name)[ETAG] for name in etags} == etags
-    assert cache.get('s03')[CONTENT] == b'[3]'
+    assert {name: metadata_cache.etag(cache.get(name))
+            for name in etags} == etags
+    assert metadata_cache.content(cache.get('s03')) == b'[3]'
 
     small = _cache(clock, size=5)
     monkeypatch.undo()
@@ -417,25 +428,29 @@ def test_warming_up_keeps_no_batch_read_while_changes_were_read(
     assert cache.warm() == 2
     assert batches == [['a', 'b'], ['c', 'd'], []]
     assert cache.get('a') is None and cache.get('b') is None
-    assert cache.get('c')[CONTENT] == b'"c-1"'
-    assert _fetch(cache, 'a')[CONTENT] == b'"a-2"'
+    assert metadata_cache.content(cache.get('c')) == b'"c-1"'
+    assert metadata_cache.content(_fetch(cache, 'a')) == b'"a-2"'
 
 
-def test_the_first_poll_starts_warming_up_once_per_process(
-        db, clock, monkeypatch):
+def test_warming_up_is_a_task_run_once_not_a_poll(db, clock, caplog):
+    """Its worker's background work runs it (``swconfig.api.background``):
+    a poll starts nothing, and a forked worker's cache reads the change
+    log before its next answer."""
     for name in ('a', 'b', 'c'):
         _store(name, f'"{name}"')
     cache = metadata_cache.MetadataCache(100, FRESHNESS, clock=clock,
                                          warm=True)
-    started = []
-    monkeypatch.setattr(cache, '_warm_and_log',
-                        lambda: started.append(cache.warm()))
-    assert len(cache) == 0
+    assert cache.warms and not _cache(clock).warms  # off unless asked for
+    assert not metadata_cache.MetadataCache(0, FRESHNESS, warm=True).warms
     cache.get('a')
-    wait_for(lambda: started, 10, 'the warming thread')
-    cache.get('b')
-    assert started == [3] and len(cache) == 3
-    metadata_cache._after_fork()  # as in a worker forked afterwards
-    cache.get('c')
-    wait_for(lambda: len(started) == 2, 10, 'warming in the new process')
-    assert not _cache(clock)._warm  # off unless asked for
+    assert len(cache) == 0
+    task = metadata_cache.WarmUp(cache)
+    assert not task.repeated
+    with caplog.at_level(logging.INFO, logger=metadata_cache.__name__):
+        task.run(background.Everything())
+    assert len(cache) == 3
+    assert 'Metadata cache: warmed up with 3 documents' in caplog.text
+    assert cache.fresh_until > clock.now
+    metadata_cache.ChangeLogPurge(cache).forked()  # as in a forked worker
+    assert cache.fresh_until == cache.read_due_at == float('-inf')
+    assert len(cache) == 3

@@ -13,20 +13,23 @@
 #    under the License.
 
 """The API workers' poll time recorder (``poll_times``) on a real SQLite
-file: notes written by its thread, a failed write (the table gone for a
-moment) keeps the notes, interval 0 records nothing, and a forked child
-starts a writer of its own."""
+file: notes written by the worker's writer, a failed write (the table
+gone for a moment) keeps the notes, interval 0 records nothing, and a
+forked child writes on a thread of its own."""
 
 import contextlib
 import datetime
 import logging
 import os
+import sys
 import threading
 import time
+import types
 
 import pytest
 import sqlalchemy as sa
 
+from swconfig.api import background as api_background
 from swconfig.api.agent import poll_times
 from swconfig.conf import CONF
 from swconfig.db import models
@@ -78,12 +81,43 @@ def _interval(seconds: int):
 
 def _writers() -> list[threading.Thread]:
     return [thread for thread in threading.enumerate()
-            if thread.name == 'poll-time-writer']
+            if thread.name == 'periodic-poll-time-writer']
 
 
-def test_the_thread_writes_what_was_noted(db):
+@pytest.fixture
+def worker():
+    """``worker()``: this process's background work made of the
+    configured poll-time writer alone, started as a worker starts it;
+    stopped, and the work before put back, after the test."""
+    before = api_background.current()
+    made = []
+
+    def start():
+        work = api_background.Work(lambda: [poll_times.writer()])
+        api_background.install(work)
+        work.start()
+        made.append(work)
+        return work
+
+    yield start
+    api_background.install(before)
+    for work in made:
+        work.stop()
+
+
+def test_nothing_is_written_before_the_worker_starts(db):
+    """A note starts no thread: the worker's background work writes."""
+    with _interval(1):
+        poll_times.note('a')
+        assert _writers() == []
+        assert poll_times.flush() == 0
+        assert 'a' in poll_times.noted()
+
+
+def test_the_thread_writes_what_was_noted(db, worker):
     with _interval(1):
         before = time.time()
+        worker()
         poll_times.note('a')
         poll_times.note('b')
         assert len(_writers()) == 1
@@ -123,6 +157,7 @@ def test_a_failed_write_keeps_the_notes(db, caplog):
 
 def test_interval_0_records_nothing(db):
     with _interval(0):
+        assert poll_times.writer().interval() == 0  # left out of the table
         poll_times.note('a')
         assert poll_times._recorder.times == {}
         assert _writers() == []
@@ -130,8 +165,9 @@ def test_interval_0_records_nothing(db):
     assert _stored(db) == {'a': None, 'b': None, 'c': None}
 
 
-def test_a_forked_child_starts_its_own_writer(db):
+def test_a_forked_child_starts_its_own_writer(db, worker):
     with _interval(3600):
+        work = worker()
         poll_times.note('a')
         parent = poll_times._recorder
         read, write = os.pipe()
@@ -141,7 +177,9 @@ def test_a_forked_child_starts_its_own_writer(db):
                 os.close(read)
                 poll_times.note('b')
                 own = poll_times._recorder
-                ok = (own is not parent and own.pid == os.getpid()
+                # The same writer, on a thread of the child's own (the
+                # parent's did not come along).
+                ok = (own is parent and work.running
                       # the parent's note comes along (written again)
                       and set(own.times) == {'a', 'b'}
                       and len(_writers()) == 1
@@ -155,24 +193,28 @@ def test_a_forked_child_starts_its_own_writer(db):
         os.waitpid(child, 0)
         assert answer == b'ok'
         assert poll_times._recorder is parent
+        assert len(_writers()) == 1
 
 
-def test_a_child_forked_without_fork_hooks_takes_over(db):
-    """uWSGI forks its workers in C: no ``os.register_at_fork`` hook runs,
-    the child holds its parent's recorder (another pid) and no writer.
-    Once that recorder's rounds are overdue, a note starts the child's
-    own recorder, with the notes made meanwhile."""
-    with _interval(3600):
-        poll_times.note('a')
-        inherited = poll_times._recorder
-        inherited.pid = -2  # as the parent's, seen from the child
-        poll_times.note('b')  # rounds not yet overdue: trusted
-        assert poll_times._recorder is inherited
-        inherited.check_after = poll_times.CLOCK() - 1  # the parent's writer
-        poll_times.note('c')  # ... did not come along
-        own = poll_times._recorder
-        assert own is not inherited and own.pid == os.getpid()
-        assert set(own.times) == {'a', 'b', 'c'}
-        inherited.stop()
-        assert poll_times.flush() == 3
-    assert all(_stored(db).values())
+def test_a_uwsgi_master_leaves_the_start_to_each_worker(monkeypatch):
+    """uWSGI forks its workers in C: no ``os.register_at_fork`` hook runs.
+    A master that loads the application (no ``lazy-apps``) starts no
+    work; each worker starts its own from uWSGI's post-fork hook. A
+    worker that loads it (``lazy-apps``) starts at once."""
+    started = []
+    monkeypatch.setattr(api_background, 'start',
+                        lambda: started.append('start'))
+    hooks = []
+    uwsgi = types.ModuleType('uwsgi')
+    uwsgi.worker_id = lambda: 0  # the master
+    decorators = types.ModuleType('uwsgidecorators')
+    decorators.postfork = hooks.append
+    monkeypatch.setitem(sys.modules, 'uwsgi', uwsgi)
+    monkeypatch.setitem(sys.modules, 'uwsgidecorators', decorators)
+    api_background.start_in_each_worker()
+    assert started == [] and len(hooks) == 1
+    hooks[0]()  # in a worker, after its fork
+    assert started == ['start']
+    uwsgi.worker_id = lambda: 2  # a worker loading it itself
+    api_background.start_in_each_worker()
+    assert started == ['start', 'start'] and len(hooks) == 1

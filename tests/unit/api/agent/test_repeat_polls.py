@@ -197,7 +197,7 @@ def test_a_changed_document_is_never_answered_from_the_record(front):
     entry = front.cache.entries[server]
     replaced = metadata_cache.entry_of({
         'etag': 'e2',
-        'token_revision': entry[metadata_cache.TOKEN_REVISION],
+        'token_revision': metadata_cache.token_revision(entry),
         'document': '{"deployments":[]}', 'updated_at': UPDATED_AT})
     front.cache.entries[server] = replaced
     _status, headers, body = _call(front, 'GET', path, query)
@@ -212,7 +212,12 @@ def test_an_unverified_entry_is_never_answered_from_the_record(front):
     _client, _project, _config, server, path, query = _server(front)
     assert _call(front, 'GET', path, query)[0] == '200 OK'
     entry = front.cache.entries[server]
-    unverified = entry[:metadata_cache.VERIFIED_QUERY] + (None,)
+    unverified = metadata_cache.entry_of({
+        'etag': metadata_cache.etag(entry),
+        'token_revision': metadata_cache.token_revision(entry),
+        'document': metadata_cache.content(entry).decode(),
+        'updated_at': UPDATED_AT})
+    assert metadata_cache.verified_query(unverified) is None
     front.cache.entries[server] = unverified
     calls = front.app.calls
     status, _headers, body = _call(front, 'GET', path, None)

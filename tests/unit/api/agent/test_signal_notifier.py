@@ -12,7 +12,8 @@
 #    License for the specific language governing permissions and limitations
 #    under the License.
 
-"""The background hand-over of stored agent signals to an engine.
+"""The background hand-over of stored agent signals to an engine: a task
+of the API worker's background work, run here by the same runner.
 
 Real threads and a stand-in engine that records its casts in a queue, so
 every assertion waits for what it expects (no fixed sleeps). "Once" is
@@ -23,12 +24,13 @@ of a later signal arriving next proves no other cast came in between.
 import logging
 import queue
 import threading
-import types
 
 import pytest
 
 from swconfig.api.agent import signal_notifier
+from swconfig.common import background
 from swconfig.common import context as swconfig_context
+from swconfig.db import api as db_api
 from tests.fixtures.waiting import wait_for
 
 LOGGER = 'swconfig.api.agent.signal_notifier'
@@ -66,31 +68,55 @@ class Engine:
             raise AssertionError(f'no cast within {WAIT} s') from None
 
 
+THREAD = 'periodic-signal-notifier'
+
+
 @pytest.fixture
 def context():
     return swconfig_context.get_admin_context()
 
 
-def _notifier(engine: Engine, context, linger: float = 0.0,
-              max_pending: int = 100) -> signal_notifier.SignalNotifier:
-    notifier = signal_notifier.SignalNotifier(engine, context,
-                                              max_pending=max_pending)
-    notifier.LINGER = linger
-    return notifier
+@pytest.fixture
+def runners():
+    """The runners the test started, stopped after it."""
+    started: list[background.Runner] = []
+    yield started
+    for runner in started:
+        runner.stop(timeout=WAIT)
 
 
-def test_a_signal_is_cast_with_the_notifiers_context(context):
+@pytest.fixture
+def notifier_of(runners):
+    """``notifier_of(engine, context, linger, max_pending)``: a notifier
+    run as an API worker runs it."""
+
+    def make(engine: Engine, context, linger: float = 0.0,
+             max_pending: int = 100) -> signal_notifier.SignalNotifier:
+        notifier = signal_notifier.SignalNotifier(engine, context,
+                                                  max_pending=max_pending)
+        notifier.LINGER = linger
+        runner = background.Runner([notifier], background.Everything(),
+                                   db_api.is_outage)
+        runner.start()
+        runners.append(runner)
+        return notifier
+
+    return make
+
+
+def test_a_signal_is_cast_with_the_notifiers_context(context, notifier_of):
     engine = Engine()
-    notifier = _notifier(engine, context)
+    notifier = notifier_of(engine, context)
     notifier.notify(5)
     assert engine.next() == ('cast', context, 5)
-    assert engine.threads == {'signal-notifier'}
+    assert engine.threads == {THREAD}
 
 
-def test_signals_within_linger_share_one_cast_of_the_newest(context):
+def test_signals_within_linger_share_one_cast_of_the_newest(context,
+                                                          notifier_of):
     engine = Engine()
     # Long enough for the three notify calls below, however slow.
-    notifier = _notifier(engine, context, linger=0.5)
+    notifier = notifier_of(engine, context, linger=0.5)
     for inbox_id in (3, 9, 5):
         notifier.notify(inbox_id)
     assert engine.next() == ('cast', context, 9)
@@ -99,9 +125,10 @@ def test_signals_within_linger_share_one_cast_of_the_newest(context):
     assert engine.next() == ('cast', context, 11)
 
 
-def test_a_signal_within_linger_of_a_taken_one_joins_its_cast(context):
+def test_a_signal_within_linger_of_a_taken_one_joins_its_cast(
+        context, notifier_of):
     engine = Engine()
-    notifier = _notifier(engine, context, linger=2.0)
+    notifier = notifier_of(engine, context, linger=2.0)
     notifier.notify(3)
     # The thread took 3 and lingers: 4 arrives within LINGER of it.
     wait_for(notifier._queue.empty, 1.5, 'the thread takes signal 3')
@@ -111,18 +138,18 @@ def test_a_signal_within_linger_of_a_taken_one_joins_its_cast(context):
     assert engine.next() == ('cast', context, 8)
 
 
-def test_signals_apart_are_cast_apart(context):
+def test_signals_apart_are_cast_apart(context, notifier_of):
     engine = Engine()
-    notifier = _notifier(engine, context)
+    notifier = notifier_of(engine, context)
     notifier.notify(1)
     assert engine.next()[2] == 1
     notifier.notify(2)
     assert engine.next()[2] == 2
 
 
-def test_a_full_queue_is_logged_not_raised(context, caplog):
+def test_a_full_queue_is_logged_not_raised(context, notifier_of, caplog):
     engine = Engine(held=1)
-    notifier = _notifier(engine, context, max_pending=1)
+    notifier = notifier_of(engine, context, max_pending=1)
     notifier.notify(1)
     assert engine.entered.wait(WAIT), 'the first cast never started'
     with caplog.at_level(logging.WARNING, logger=LOGGER):
@@ -140,9 +167,9 @@ def test_a_full_queue_is_logged_not_raised(context, caplog):
     assert engine.next()[2] == 4   # 3 was never cast
 
 
-def test_a_failing_cast_keeps_the_thread(context, caplog):
+def test_a_failing_cast_keeps_the_thread(context, notifier_of, caplog):
     engine = Engine(fail=(1,))
-    notifier = _notifier(engine, context)
+    notifier = notifier_of(engine, context)
     with caplog.at_level(logging.ERROR, logger=LOGGER):
         notifier.notify(1)
         assert engine.next() == ('failed', context, 1)
@@ -150,12 +177,12 @@ def test_a_failing_cast_keeps_the_thread(context, caplog):
         assert engine.next() == ('cast', context, 2)
     assert any('Could not hand signal 1 to an engine' in record.getMessage()
                for record in caplog.records)
-    assert engine.threads == {'signal-notifier'}
+    assert engine.threads == {THREAD}
 
 
-def test_one_thread_per_process(context):
+def test_one_thread_per_process(context, notifier_of):
     engine = Engine()
-    notifier = _notifier(engine, context)
+    notifier = notifier_of(engine, context)
     notifier.notify(1)
     engine.next()
     pending = notifier._queue
@@ -164,35 +191,38 @@ def test_one_thread_per_process(context):
     assert notifier._queue is pending
 
 
-def test_a_forked_process_starts_its_own_thread(context, monkeypatch):
+def test_a_forked_process_casts_on_a_thread_of_its_own(context, runners):
+    """After a fork, ``forked`` drops the parent's queue (its signals are
+    the parent's to cast) and a runner of the child's own starts."""
     engine = Engine()
-    notifier = _notifier(engine, context)
-    notifier.notify(1)
-    assert engine.next()[2] == 1
-    parent_queue = notifier._queue
-    # In a forked child the parent's thread does not exist, and its queue
-    # would never be read: the child must start a thread of its own.
-    child_pid = notifier._pid + 1
-    # Only the notifier's view of os: other threads keep the real pid.
-    monkeypatch.setattr(signal_notifier, 'os',
-                        types.SimpleNamespace(getpid=lambda: child_pid))
+    notifier = signal_notifier.SignalNotifier(engine, context)
+    notifier.LINGER = 0.0
+    parent_queue, parent_wakeup = notifier._queue, notifier.wakeup
+    parent_queue.put_nowait(1)  # queued, not yet cast, at the fork
+    notifier.forked()
+    assert notifier._queue is not parent_queue
+    assert notifier.wakeup is not parent_wakeup
     threads_before = _notifier_threads()
+    runner = background.Runner([notifier], background.Everything(),
+                               db_api.is_outage)
+    runner.start()
+    runners.append(runner)
     notifier.notify(2)
     assert engine.next()[2] == 2
-    assert notifier._pid == child_pid
-    assert notifier._queue is not parent_queue
-    assert parent_queue.empty()   # 2 went through the child's queue
+    assert notifier._queue.empty()   # 2 went through the child's queue
     assert len(_notifier_threads() - threads_before) == 1
+    assert engine.casts.empty()   # 1 was never cast by the child
 
 
-def test_notify_never_raises(context, caplog, monkeypatch):
+def test_notify_never_raises(context, notifier_of, caplog, monkeypatch):
     engine = Engine()
-    notifier = _notifier(engine, context)
+    notifier = notifier_of(engine, context)
 
-    def cannot_start():
-        raise RuntimeError('cannot start a thread')
+    class Broken:
+        def put_nowait(self, inbox_id):
+            raise RuntimeError('cannot queue')
 
-    monkeypatch.setattr(notifier, '_start', cannot_start)
+    monkeypatch.setattr(notifier, '_queue', Broken())
     with caplog.at_level(logging.ERROR, logger=LOGGER):
         notifier.notify(7)
     assert any('Stored signal 7 not handed to an engine; the signal sweep'
@@ -202,4 +232,4 @@ def test_notify_never_raises(context, caplog, monkeypatch):
 
 def _notifier_threads() -> set[threading.Thread]:
     return {thread for thread in threading.enumerate()
-            if thread.name == 'signal-notifier'}
+            if thread.name == THREAD}

@@ -97,9 +97,9 @@ def test_the_owner_is_answered_from_the_cache(server):
         config['id']]
     assert headers['Content-Length'] == str(len(content))
     entry = app.cache.get(server_id)
-    assert entry[metadata_cache.TENANT] == project
+    assert metadata_cache.tenant(entry) == project
     assert json.loads(content)['metadata'] == json.loads(
-        entry[metadata_cache.CONTENT])['deployments']
+        metadata_cache.content(entry))['deployments']
     assert _call(app, path)[2] == content
 
 
