@@ -60,6 +60,7 @@ from swconfig.api import hooks
 from swconfig.api import routes
 from swconfig.api.agent import endpoints as agent
 from swconfig.api.agent import repeat_polls
+from swconfig.api.agent import request_ids as agent_request_ids
 from swconfig.api.agent import tenant_view
 from swconfig.api.controllers import root
 from swconfig.api.middleware import bypass
@@ -68,7 +69,6 @@ from swconfig.api.middleware import fault
 from swconfig.api.middleware import noauth
 from swconfig.api.middleware import opaque_body
 from swconfig.api.middleware import ratelimit
-from swconfig.api.middleware import request_id as agent_request_ids
 from swconfig.common import config
 from swconfig.common import exception
 from swconfig.common import signing

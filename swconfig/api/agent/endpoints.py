@@ -52,9 +52,9 @@ from swconfig.api import response_body
 from swconfig.api.agent import metadata_cache
 from swconfig.api.agent import poll_times
 from swconfig.api.agent import repeat_polls
+from swconfig.api.agent import request_ids
 from swconfig.api.agent import signal_notifier
 from swconfig.api.middleware import fault
-from swconfig.api.middleware import request_id as request_id_middleware
 from swconfig.api.openapi import spec
 from swconfig.common import context as swconfig_context
 from swconfig.common import exception
@@ -68,8 +68,8 @@ from swconfig.engine import rpcapi
 
 LOG = log.getLogger(__name__)
 
-REQUEST_ID_HEADER = request_id_middleware.HEADER
-ENV_REQUEST_ID = request_id_middleware.ENV_REQUEST_ID
+REQUEST_ID_HEADER = request_ids.HEADER
+ENV_REQUEST_ID = request_ids.ENV_REQUEST_ID
 #: An agent's answer: status line, headers (extended, never changed: a
 #: cached entry's), body.
 Answer = tuple[str, Sequence[tuple[str, str]], response_body.Body]
@@ -255,7 +255,7 @@ def _respond(answer: Answer, environ: dict,
     request_id = environ.get(ENV_REQUEST_ID)
     if request_id is None:
         request_id = environ[ENV_REQUEST_ID] = (
-            request_id_middleware.new_request_id())
+            request_ids.new_request_id())
     # ``headers`` may be a cached entry's: extended, never changed.
     start_response(status, [*headers, (REQUEST_ID_HEADER, request_id)])
     return (response_body.EMPTY if environ['REQUEST_METHOD'] == 'HEAD'

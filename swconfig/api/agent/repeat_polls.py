@@ -47,8 +47,8 @@ from typing import Any
 from swconfig.api import response_body
 from swconfig.api.agent import metadata_cache
 from swconfig.api.agent import poll_times
+from swconfig.api.agent import request_ids
 from swconfig.api.middleware import fault
-from swconfig.api.middleware import request_id
 from swconfig.common import lookup_cache
 
 repeat_answer = metadata_cache.repeat_answer
@@ -104,7 +104,7 @@ class RepeatPolls:
                     self.noted[server_id] = now  # poll_times.note's
                     # The headers are the entry's: extended, not changed.
                     start_response(status, [
-                        *headers, next(request_id.ID_HEADERS)])
+                        *headers, next(request_ids.ID_HEADERS)])
                     return body
             except Exception as exc:
                 return fault.render(exc, environ, start_response)

@@ -25,12 +25,13 @@ import json
 import traceback
 from typing import Any
 
+from oslo_context import context as oslo_context
 from oslo_log import log
 import oslo_messaging as messaging
+from oslo_middleware import request_id as oslo_request_id
 import webob
 import webob.exc
 
-from swconfig.api.middleware import request_id as request_id_middleware
 from swconfig.common import exception
 from swconfig.conf import CONF
 from swconfig.db import api as db_api
@@ -100,10 +101,10 @@ def exception_response(exc: BaseException,
 def request_id(environ: dict) -> str:
     """The request's id (the request id middleware's, when it ran), made
     if none."""
-    value = environ.get(request_id_middleware.ENV_REQUEST_ID)
+    value = environ.get(oslo_request_id.ENV_REQUEST_ID)
     if value is None:
-        value = environ[request_id_middleware.ENV_REQUEST_ID] = (
-            request_id_middleware.new_request_id())
+        value = environ[oslo_request_id.ENV_REQUEST_ID] = (
+            oslo_context.generate_request_id())
     return value
 
 
@@ -111,7 +112,8 @@ def render(exc: BaseException, environ: dict, start_response: Any) -> Any:
     """Answer ``exc`` with the error body, outside the middleware chain
     (the agent app's answers)."""
     response = exception_response(exc, debug=CONF.debug)
-    response.headers[request_id_middleware.HEADER] = request_id(environ)
+    response.headers[oslo_request_id.HTTP_RESP_HEADER_REQUEST_ID] = (
+        request_id(environ))
     return response(environ, start_response)
 
 

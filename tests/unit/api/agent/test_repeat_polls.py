@@ -31,7 +31,7 @@ from swconfig.api import response_body
 from swconfig.api.agent import metadata_cache
 from swconfig.api.agent import poll_times
 from swconfig.api.agent import repeat_polls
-from swconfig.api.middleware import request_id
+from swconfig.api.agent import request_ids as request_id
 from tests.fixtures import api_client
 from tests.functional.api import helpers
 

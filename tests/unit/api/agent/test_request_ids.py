@@ -23,8 +23,8 @@ from oslo_middleware import request_id as oslo_request_id
 import pytest
 import webob
 
+from swconfig.api.agent import request_ids as request_id
 from swconfig.api.middleware import bypass
-from swconfig.api.middleware import request_id
 
 
 def test_request_ids_are_oslo_shaped_and_unique():
