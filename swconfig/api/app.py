@@ -58,7 +58,7 @@ from swconfig.api import dispatch
 from swconfig.api import healthcheck
 from swconfig.api import hooks
 from swconfig.api import routes
-from swconfig.api.agent import endpoints as agent
+from swconfig.api.agent import application as agent
 from swconfig.api.agent import repeat_polls
 from swconfig.api.agent import request_ids as agent_request_ids
 from swconfig.api.agent import tenant_view

@@ -43,7 +43,7 @@ import threading
 from oslo_log import log
 
 from swconfig.api import deployment_watch
-from swconfig.api.agent import endpoints
+from swconfig.api.agent import application
 from swconfig.api.agent import metadata_cache
 from swconfig.api.agent import poll_times
 from swconfig.common import background
@@ -52,7 +52,7 @@ from swconfig.db import api as db_api
 LOG = log.getLogger(__name__)
 
 
-def table(agent_app: endpoints.AgentApp) -> list[background.PeriodicTask]:
+def table(agent_app: application.AgentApp) -> list[background.PeriodicTask]:
     """The background work of an API worker serving ``agent_app``."""
     tasks: list[background.PeriodicTask] = []
     writer = poll_times.writer()
@@ -118,7 +118,7 @@ class Work:
 _WORK: Work | None = None
 
 
-def prepare(agent_app: endpoints.AgentApp) -> Work:
+def prepare(agent_app: application.AgentApp) -> Work:
     """Name the background work of an application serving ``agent_app``
     (``setup_app``); it starts with ``start``."""
     return install(Work(lambda: table(agent_app)))

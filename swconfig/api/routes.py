@@ -45,7 +45,7 @@ import pecan
 
 from swconfig.api import dashboard
 from swconfig.api import healthcheck
-from swconfig.api.agent import endpoints as agent
+from swconfig.api.agent import application as agent
 from swconfig.api.agent import tenant_view
 from swconfig.api.controllers.v1 import deployment_actions as actions
 from swconfig.api.controllers.v1 import rollouts

@@ -13,13 +13,13 @@
 #    under the License.
 
 """What the agents on the servers call, outside Keystone: the signed
-metadata and signal URLs (``endpoints``), the workers' in-memory copy of
+metadata and signal URLs (``application``), the workers' in-memory copy of
 the documents they poll (``metadata_cache``) and the background hand-over
 of their signals to an engine (``signal_notifier``).
 
 Kept apart from the tenant API because it is the service's hot path: the
 dispatcher hands every request under ``/agent/`` straight to the agent
-app (``endpoints.AgentApp``, behind ``repeat_polls.RepeatPolls``), with
+app (``application.AgentApp``, behind ``repeat_polls.RepeatPolls``), with
 no middleware, webob or pecan in between. It also serves the view of a
 server's deployments that os-collect-config's ``heat`` collector polls
 with a token (``tenant_view``), behind authentication.

@@ -15,7 +15,7 @@
 """When each server's agent last polled, recorded without a database write
 per poll.
 
-A valid metadata poll (``swconfig.api.agent.endpoints``) calls ``note``:
+A valid metadata poll (``swconfig.api.agent.application``) calls ``note``:
 one dict assignment of ``server_id -> time.monotonic()`` in this
 process's memory (the metadata cache's clock too, so a repeat poll reads
 one clock for both). The worker's poll-time writer (a task of its

@@ -26,7 +26,7 @@ from swconfig.api import deployment_watch
 from swconfig.api import dispatch
 from swconfig.api import routes
 from swconfig.api import server
-from swconfig.api.agent import endpoints
+from swconfig.api.agent import application
 from swconfig.api.agent import poll_times
 from swconfig.common import background as common_background
 
@@ -81,7 +81,7 @@ def test_the_table_holds_the_five_tasks(set_conf):
     set_conf('poll_time_interval', 15, group='api')
     set_conf('metadata_cache_size', 100, group='api')
     set_conf('metadata_cache_warm', True, group='api')
-    agent_app = endpoints.AgentApp(engine_api=None, table=TABLE)
+    agent_app = application.AgentApp(engine_api=None, table=TABLE)
     try:
         tasks = background.table(agent_app)
         assert _names(tasks) == [
@@ -102,11 +102,11 @@ def test_what_is_switched_off_is_not_in_the_table(set_conf):
     set_conf('metadata_cache_size', 0, group='api')
     set_conf('metadata_cache_warm', True, group='api')
     try:
-        assert _names(background.table(endpoints.AgentApp(None, TABLE))) == [
+        assert _names(background.table(application.AgentApp(None, TABLE))) == [
             'deployment-watch', 'signal-notifier']
         set_conf('metadata_cache_size', 10, group='api')
         set_conf('metadata_cache_warm', False, group='api')
-        assert _names(background.table(endpoints.AgentApp(None, TABLE))) == [
+        assert _names(background.table(application.AgentApp(None, TABLE))) == [
             'deployment-watch', 'server-change-purge', 'signal-notifier']
     finally:
         poll_times.reset()

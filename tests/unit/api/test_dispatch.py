@@ -19,7 +19,7 @@ import pytest
 
 from swconfig.api import dispatch
 from swconfig.api import routes
-from swconfig.api.agent import endpoints as agent
+from swconfig.api.agent import application as agent
 from swconfig.api.agent import tenant_view
 from swconfig.api.controllers.v1 import servers
 from swconfig.api.controllers.v1 import software_deployments as deployments

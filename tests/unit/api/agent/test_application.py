@@ -12,13 +12,13 @@
 #    License for the specific language governing permissions and limitations
 #    under the License.
 
-"""Pieces of the agents' endpoints that need no server."""
+"""Pieces of the agent app that need no server."""
 
 import urllib.parse
 
 import pytest
 
-from swconfig.api.agent import endpoints
+from swconfig.api.agent import application
 
 
 @pytest.mark.parametrize('query', [
@@ -33,4 +33,5 @@ def test_query_value_is_what_parse_qsl_gives(query):
     for key, value in urllib.parse.parse_qsl(query, keep_blank_values=True):
         if key == 'token':
             expected = value
-    assert endpoints._query_value({'QUERY_STRING': query}, 'token') == expected
+    assert application._query_value({'QUERY_STRING': query},
+                                    'token') == expected

@@ -12,7 +12,7 @@
 #    License for the specific language governing permissions and limitations
 #    under the License.
 
-"""The endpoints agents call, outside Keystone: signed URLs only.
+"""The agent app: the URLs agents call, outside Keystone: signed URLs only.
 
 ``GET|HEAD /agent/servers/{server_id}/metadata?token=...`` serves the
 server's pre-rendered document from the worker's memory
