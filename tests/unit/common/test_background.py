@@ -27,6 +27,8 @@ from swconfig.common import background
 from swconfig.common import exception
 from swconfig.db import api as db_api
 from tests.fixtures.waiting import wait_for
+from tests.unit.partitions import Everything
+from tests.unit.partitions import Only
 
 LOGGER = background.__name__
 INTERVAL = 2.0
@@ -37,25 +39,6 @@ def is_outage(exc):
     """The engine's test: a backend or the database down."""
     return (isinstance(exc, exception.BackendUnavailable)
             or db_api.is_outage(exc))
-
-
-class Everything:
-    """A partition that gives this engine every item."""
-
-    def owns(self, key):
-        return True
-
-
-class Only:
-    """A partition that gives this engine ``keys`` only."""
-
-    def __init__(self, keys):
-        self.keys = set(keys)
-        self.asked = []
-
-    def owns(self, key):
-        self.asked.append(key)
-        return key in self.keys
 
 
 class Task(background.PeriodicTask):

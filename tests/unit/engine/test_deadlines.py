@@ -37,6 +37,7 @@ from tests.unit.db.signal_rows import OUTPUTS
 from tests.unit.db.signal_rows import deployment_row
 from tests.unit.db.signal_rows import events_of
 from tests.unit.db.signal_rows import inbox_rows
+from tests.unit.partitions import Everything
 
 _DEPLOYMENT = models.SoftwareDeployment.__table__
 
@@ -52,13 +53,6 @@ def _expired(ctx, seconds_ago: float) -> tuple[str, datetime.datetime]:
     return deployment['id'], deadline
 
 
-class _Everything:
-    """The partition of an engine alone: every item is its own."""
-
-    def owns(self, key: str) -> bool:
-        return True
-
-
 def _failed(facade) -> int:
     with facade.writer.get_engine().connect() as connection:
         return connection.scalar(
@@ -70,7 +64,7 @@ def _check_timeouts(facade) -> int:
     """One round of the engines' timeout task (``periodics.Timeouts``),
     as an engine alone runs it; returns how many deployments it failed."""
     before = _failed(facade)
-    periodics.Timeouts().run(_Everything())
+    periodics.Timeouts().run(Everything())
     return _failed(facade) - before
 
 

@@ -30,25 +30,8 @@ from swconfig.engine import signals
 from swconfig.transports.swift import client as swift
 from swconfig.transports.swift import metadata as swift_metadata
 from swconfig.transports.swift import poller
-
-
-class Everything:
-    """A partition that gives this engine every item."""
-
-    def owns(self, key):
-        return True
-
-
-class Only:
-    """A partition that gives this engine ``keys`` only."""
-
-    def __init__(self, keys):
-        self.keys = set(keys)
-        self.asked = []
-
-    def owns(self, key):
-        self.asked.append(key)
-        return key in self.keys
+from tests.unit.partitions import Everything
+from tests.unit.partitions import Only
 
 
 def backend_down():
