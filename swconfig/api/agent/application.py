@@ -287,7 +287,8 @@ def poll_server_id(method: str, path: str) -> str | None:
 def _query_value(environ: dict, name: str) -> str | None:
     """The last value of a query parameter, as ``parse_qsl`` with blank
     values kept would give it (and webob's ``GET.get``), without building
-    the whole list: it runs for every poll."""
+    the whole list: it runs for every poll (``benchmarks.hot_paths``,
+    kinds ``poll_*``)."""
     query = environ.get('QUERY_STRING', '')
     start = len(name) + 1
     if (query[:start - 1] == name and query[start - 1:start] == '='

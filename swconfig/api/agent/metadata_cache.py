@@ -105,7 +105,8 @@ def http_date(value: Any) -> str:
 #: the garbage collector stops tracking: an object per entry (as a class
 #: instance, its header lists and body were a dozen) had every full
 #: collection walk the whole cache with the GIL held, 1.5-2.9 s per worker
-#: at 100,000 servers, stalling every poll of the worker meanwhile.
+#: at 100,000 servers, stalling every poll of the worker meanwhile
+#: (``benchmarks.run --phases polls --servers 100000``).
 (_ETAG, _ETAG_HEADER, _TOKEN_REVISION, _TENANT, _CONTENT, _GET_HEADERS,
  _HEAD_HEADERS, _NOT_MODIFIED_HEADERS, _VERIFIED_QUERY) = range(9)
 #: An entry; see the field numbers above.

@@ -39,7 +39,8 @@ weak or listed ETag, any other request) goes to the dispatcher unchanged.
 The record holds no entry, so it keeps no document alive that the cache
 let go. The one frame matters: a poll is a few thousand instructions of
 Python, and under a threaded server every one of them is spent holding
-the GIL that the server's other threads wait for.
+the GIL that the server's other threads wait for (a speed trick of the
+agent path: ``benchmarks.hot_paths``, kinds ``poll_*``).
 """
 
 from typing import Any
