@@ -19,10 +19,14 @@ The only prerequisite is python3: this script creates ``.venv`` next to the
 repository and installs swconfig (editable) into it: with its runtime
 requirements only for ``serve``, with the test requirements as well for
 ``test``, with the documentation tools as well for ``docs``. It installs
-again only when a requirements file or ``setup.cfg`` changed, and shows
-pip's output only when pip fails. ``agent`` needs none of it: it runs the
-real os-collect-config and heat-agents for a server from a virtualenv of
-their own (tools/local_agent.py).
+with uv (the one on PATH, or one it installs into a small virtualenv of
+its own, ``.cache/uv``), which takes seconds where pip takes most of a
+minute; where uv cannot be had it says so in one line and uses pip
+(``SWCONFIG_INSTALLER=pip`` chooses pip outright). It
+installs again only when a requirements file or ``setup.cfg`` changed,
+and shows the installer's output only when it fails. ``agent`` needs
+none of it: it runs the real os-collect-config and heat-agents for a
+server from a virtualenv of their own (tools/local_agent.py).
 
     python3 tools/dev.py serve [--port N] [swconfig-all args...]
     python3 tools/dev.py test [pytest args...]  # 3 processes; -n 0: one
@@ -37,6 +41,7 @@ import configparser
 import hashlib
 import os
 import pathlib
+import shutil
 import subprocess
 import sys
 import venv
@@ -49,6 +54,8 @@ else:  # run as a script: tools/ is on sys.path
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 VENV = pathlib.Path(os.environ.get('SWCONFIG_VENV', ROOT / '.venv'))
 BIN = VENV / 'bin'
+#: The virtualenv that holds uv, where the machine has none on PATH.
+UV_HOME = ROOT / '.cache' / 'uv'
 # What each command needs installed, beyond swconfig itself (whose runtime
 # requirements come from requirements.txt, through setup.cfg).
 EXTRA_REQUIREMENTS = {
@@ -81,14 +88,67 @@ def _fingerprint(files: list[str]) -> str:
     return digest.hexdigest()
 
 
-def _pip_install(*args: str) -> None:
-    command = [str(BIN / 'python'), '-m', 'pip', 'install',
-               '--disable-pip-version-check', '--no-input', '--quiet',
-               '--progress-bar', 'off', *args]
+def _run_quietly(command: list[str], what: str) -> None:
+    """Run an installer; its output is shown only when it fails."""
     result = subprocess.run(command, capture_output=True, text=True)
     if result.returncode:
         sys.stderr.write(result.stdout + result.stderr)
-        sys.exit(f'pip install failed: {" ".join(args)}')
+        sys.exit(f'{what} failed: {" ".join(command)}')
+
+
+def _pip_install(*args: str) -> None:
+    _run_quietly([str(BIN / 'python'), '-m', 'pip', 'install',
+                  '--disable-pip-version-check', '--no-input', '--quiet',
+                  '--progress-bar', 'off', *args], 'pip install')
+
+
+def find_uv() -> pathlib.Path | None:
+    """uv: the one on PATH, else the one in ``UV_HOME``, installed there
+    from PyPI the first time (a few seconds); None where it cannot be
+    had (no index reachable, no wheel for this platform) or where
+    ``SWCONFIG_INSTALLER=pip`` asks for pip."""
+    if os.environ.get('SWCONFIG_INSTALLER') == 'pip':
+        return None
+    found = shutil.which('uv')
+    if found:
+        return pathlib.Path(found)
+    uv = UV_HOME / 'bin' / 'uv'
+    if not uv.exists():
+        try:
+            venv.EnvBuilder(with_pip=True, clear=True).create(UV_HOME)
+            result = subprocess.run(
+                [str(UV_HOME / 'bin' / 'python'), '-m', 'pip', 'install',
+                 '--disable-pip-version-check', '--no-input', '--quiet',
+                 'uv'], capture_output=True, text=True)
+        except (OSError, subprocess.SubprocessError):
+            return None
+        if result.returncode:
+            return None
+    return uv if uv.exists() else None
+
+
+def _install(files: list[str]) -> None:
+    """swconfig (editable) and the requirements ``files`` into ``VENV``,
+    with uv if it can be had, else with pip."""
+    requirements = [arg for name in files for arg in ('-r', str(ROOT / name))]
+    uv = find_uv()
+    if uv is not None:
+        if not (BIN / 'python').exists():
+            # --seed: pip in the venv too, for what runs ``python -m pip``
+            # (the tests fetch heat-agents' sdist with it).
+            _run_quietly([str(uv), 'venv', '--quiet', '--seed', '--python',
+                          sys.executable, str(VENV)], 'uv venv')
+        _run_quietly([str(uv), 'pip', 'install', '--quiet', '--python',
+                      str(BIN / 'python'), *requirements, '-e', str(ROOT)],
+                     'uv pip install')
+        return
+    if os.environ.get('SWCONFIG_INSTALLER') != 'pip':
+        print('uv could not be had from the package index; installing '
+              'with pip instead (slower)', flush=True)
+    if not (BIN / 'python').exists():
+        venv.EnvBuilder(with_pip=True).create(VENV)
+    _pip_install('--upgrade', 'pip')
+    _pip_install(*requirements, '-e', str(ROOT))
 
 
 def ensure_venv(command: str) -> None:
@@ -104,13 +164,9 @@ def ensure_venv(command: str) -> None:
         return
     what = (f'with {", ".join(files)}' if files
             else 'runtime requirements')
-    print(f'Setting up {VENV} (swconfig, {what}); this takes a minute the '
-          f'first time...', flush=True)
-    if not (BIN / 'python').exists():
-        venv.EnvBuilder(with_pip=True).create(VENV)
-    _pip_install('--upgrade', 'pip')
-    requirements = [arg for name in files for arg in ('-r', str(ROOT / name))]
-    _pip_install(*requirements, '-e', str(ROOT))
+    print(f'Setting up {VENV} (swconfig, {what}); this takes a few seconds '
+          f'the first time...', flush=True)
+    _install(files)
     stamp.write_text(_fingerprint(files))
 
 

@@ -69,3 +69,47 @@ def test_the_suite_runs_in_worker_processes_unless_told_otherwise():
                    ['--dist', 'load'], ['-p', 'no:xdist'],
                    ['tests/unit', '-n', 'auto']):
         assert dev.pytest_args(chosen) == chosen
+
+
+def test_uv_on_path_is_used_and_pip_can_be_chosen(tmp_path, monkeypatch):
+    uv = tmp_path / 'uv'
+    uv.write_text('#!/bin/sh\n')
+    uv.chmod(0o755)
+    monkeypatch.setenv('PATH', f'{tmp_path}{os.pathsep}{os.environ["PATH"]}')
+    monkeypatch.delenv('SWCONFIG_INSTALLER', raising=False)
+    assert dev.find_uv() == uv
+    monkeypatch.setenv('SWCONFIG_INSTALLER', 'pip')
+    assert dev.find_uv() is None
+
+
+def test_uv_is_installed_once_into_its_own_venv(tmp_path, monkeypatch):
+    """Without uv on PATH, it is installed into ``UV_HOME`` the first
+    time and found there afterwards; a failed install means pip."""
+    monkeypatch.setattr(dev.shutil, 'which', lambda name: None)
+    monkeypatch.delenv('SWCONFIG_INSTALLER', raising=False)
+    home = tmp_path / 'uv-home'
+    monkeypatch.setattr(dev, 'UV_HOME', home)
+    made = []
+
+    class _Builder:
+        def __init__(self, **options):
+            pass
+
+        def create(self, path):
+            made.append(path)
+            (path / 'bin').mkdir(parents=True)
+
+    def installing(command, **kwargs):
+        (home / 'bin' / 'uv').write_text('')
+        return dev.subprocess.CompletedProcess(command, 0, '', '')
+
+    monkeypatch.setattr(dev.venv, 'EnvBuilder', _Builder)
+    monkeypatch.setattr(dev.subprocess, 'run', installing)
+    assert dev.find_uv() == home / 'bin' / 'uv'
+    assert dev.find_uv() == home / 'bin' / 'uv'
+    assert made == [home]
+    (home / 'bin' / 'uv').unlink()
+    monkeypatch.setattr(dev.subprocess, 'run',
+                        lambda command, **kwargs:
+                        dev.subprocess.CompletedProcess(command, 1, '', ''))
+    assert dev.find_uv() is None
