@@ -114,12 +114,20 @@ def find_uv() -> pathlib.Path | None:
         return pathlib.Path(found)
     uv = UV_HOME / 'bin' / 'uv'
     if not uv.exists():
+        install = ['install', '--disable-pip-version-check', '--no-input',
+                   '--quiet', 'uv']
+        python = str(UV_HOME / 'bin' / 'python')
         try:
-            venv.EnvBuilder(with_pip=True, clear=True).create(UV_HOME)
+            # The pip of this python3 installs into a venv without one of
+            # its own (half the time); a venv with pip where it cannot.
+            venv.EnvBuilder(clear=True).create(UV_HOME)
             result = subprocess.run(
-                [str(UV_HOME / 'bin' / 'python'), '-m', 'pip', 'install',
-                 '--disable-pip-version-check', '--no-input', '--quiet',
-                 'uv'], capture_output=True, text=True)
+                [sys.executable, '-m', 'pip', '--python', python, *install],
+                capture_output=True, text=True)
+            if result.returncode:
+                venv.EnvBuilder(with_pip=True, clear=True).create(UV_HOME)
+                result = subprocess.run([python, '-m', 'pip', *install],
+                                        capture_output=True, text=True)
         except (OSError, subprocess.SubprocessError):
             return None
         if result.returncode:

@@ -97,9 +97,10 @@ def test_uv_is_installed_once_into_its_own_venv(tmp_path, monkeypatch):
 
         def create(self, path):
             made.append(path)
-            (path / 'bin').mkdir(parents=True)
+            (path / 'bin').mkdir(parents=True, exist_ok=True)
 
     def installing(command, **kwargs):
+        assert command[-1] == 'uv'
         (home / 'bin' / 'uv').write_text('')
         return dev.subprocess.CompletedProcess(command, 0, '', '')
 
@@ -108,6 +109,14 @@ def test_uv_is_installed_once_into_its_own_venv(tmp_path, monkeypatch):
     assert dev.find_uv() == home / 'bin' / 'uv'
     assert dev.find_uv() == home / 'bin' / 'uv'
     assert made == [home]
+    # This python3's pip cannot install into the venv: the venv's own.
+    (home / 'bin' / 'uv').unlink()
+    monkeypatch.setattr(
+        dev.subprocess, 'run', lambda command, **kwargs: (
+            dev.subprocess.CompletedProcess(command, 1, '', '')
+            if '--python' in command else installing(command)))
+    assert dev.find_uv() == home / 'bin' / 'uv'
+    assert made == [home] * 3
     (home / 'bin' / 'uv').unlink()
     monkeypatch.setattr(dev.subprocess, 'run',
                         lambda command, **kwargs:
