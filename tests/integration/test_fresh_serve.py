@@ -29,7 +29,8 @@ import requests
 from tests.fixtures import processes
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-#: pip downloads (or takes from its cache) about a hundred packages.
+#: uv (or pip, where uv cannot be had) downloads, or takes from its
+#: cache, about a hundred packages.
 SERVES_WITHIN = 600
 
 
