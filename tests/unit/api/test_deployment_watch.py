@@ -27,14 +27,13 @@ import threading
 import time
 import types
 
-from oslo_db import exception as db_exc
 import pytest
-from sqlalchemy import exc as sa_exc
 
 from swconfig.api import deployment_watch
 from swconfig.common import background
 from swconfig.db import api as db_api
 from tests.fixtures.waiting import wait_for
+from tests.unit.outages import database_down
 
 POLL = 0.01
 #: Long enough never to run out in a test that expects a wake-up.
@@ -135,12 +134,6 @@ def watching():
     yield start
     for runner in runners:
         runner.stop(timeout=10)
-
-
-def database_down():
-    refused = sa_exc.OperationalError(
-        'SELECT 1', {}, Exception("(2003) Can't connect to MySQL server"))
-    return db_exc.DBConnectionError(refused)
 
 
 def _parked(versions: Versions, waiter: Waiter, deployment_id: str) -> None:

@@ -19,14 +19,14 @@ shared tasks seeing only what the partition gives them."""
 import logging
 import threading
 
-from oslo_db import exception as db_exc
 import pytest
-from sqlalchemy import exc as sa_exc
 
 from swconfig.common import background
 from swconfig.common import exception
 from swconfig.db import api as db_api
 from tests.fixtures.waiting import wait_for
+from tests.unit.outages import backend_down
+from tests.unit.outages import database_down
 from tests.unit.partitions import Everything
 from tests.unit.partitions import Only
 
@@ -63,17 +63,6 @@ class Task(background.PeriodicTask):
             failure = self.failures.pop(0)
             if failure is not None:
                 raise failure
-
-
-def backend_down():
-    return exception.BackendUnavailable(service='Swift',
-                                        reason='503 on /v1/AUTH_svc')
-
-
-def database_down():
-    refused = sa_exc.OperationalError(
-        'SELECT 1', {}, Exception("(2003) Can't connect to MySQL server"))
-    return db_exc.DBConnectionError(refused)
 
 
 def rounds(task, count, wait=None):

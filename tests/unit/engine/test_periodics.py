@@ -20,7 +20,6 @@ import logging
 
 from oslo_db import exception as db_exc
 import pytest
-from sqlalchemy import exc as sa_exc
 
 from swconfig import transports
 from swconfig.common import exception
@@ -30,19 +29,10 @@ from swconfig.engine import signals
 from swconfig.transports.swift import client as swift
 from swconfig.transports.swift import metadata as swift_metadata
 from swconfig.transports.swift import poller
+from tests.unit.outages import backend_down
+from tests.unit.outages import database_down
 from tests.unit.partitions import Everything
 from tests.unit.partitions import Only
-
-
-def backend_down():
-    return exception.BackendUnavailable(service='Swift',
-                                        reason='503 on /v1/AUTH_svc')
-
-
-def database_down():
-    refused = sa_exc.OperationalError(
-        'SELECT 1', {}, Exception("(2003) Can't connect to MySQL server"))
-    return db_exc.DBConnectionError(refused)
 
 
 def test_the_database_outage_is_recognised_by_db_api():
