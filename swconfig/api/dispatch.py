@@ -12,19 +12,18 @@
 #    License for the specific language governing permissions and limitations
 #    under the License.
 
-"""The dispatcher: the outermost WSGI application, serving the route table
-(``swconfig.api.routes``).
+"""The dispatcher: the WSGI application serving the route table
+(``swconfig.api.routes``), behind only the agent app's front, which
+answers an agent's repeat poll (``swconfig.api.agent.repeat_polls``).
 
 Everything under ``/agent/`` goes to the agent app as it arrives: it is
 mounted there, and matches its URLs against the same table
-(``RouteTable.match``); an agent's repeat poll was answered before the
-dispatcher, by the agent app's front (``swconfig.api.agent.
-repeat_polls``). Every other request is matched once; the match is kept in the
-WSGI environ (``route_of``) and the request goes to the application the
-route names. A URL that matches nothing (or is not valid UTF-8, or holds
-a NUL character) goes to the tenant application with its error: a caller
-without a token learns nothing, not even which URLs exist, so the error
-is raised after authentication (``RaiseUnmatched``).
+(``RouteTable.match``). Every other request is matched once; the match
+is kept in the WSGI environ (``route_of``) and the request goes to the
+application the route names. A URL that matches nothing (or is not valid
+UTF-8, or holds a NUL character) goes to the tenant application with its
+error: a caller without a token learns nothing, not even which URLs
+exist, so the error is raised after authentication (``RaiseUnmatched``).
 """
 
 from collections.abc import Callable
@@ -308,9 +307,9 @@ def route_of(environ: dict) -> Match:
 
 
 class Dispatcher:
-    """The outermost WSGI app: the agent app at ``/agent/``, everything
-    else matched once and handed to the application its route names
-    (``apps``, by ``Route.app``). ``after_write`` runs after every
+    """The agent app at ``/agent/``; everything else matched once and
+    handed to the application its route names (``apps``, by
+    ``Route.app``). ``after_write`` runs after every
     request that may have changed something."""
 
     def __init__(self, table: RouteTable, agent_app: Any,

@@ -22,8 +22,7 @@ the same metadata cache (``swconfig.api.agent.metadata_cache``), behind
 authentication (``TenantViewApp``). The caller passes the checks every
 request with a token passes (``swconfig.api.access.check``), whose
 outcome the view keeps for the same credentials (``KeptChecks``). The
-view is
-the agents' document: served from the cache's entries, with the
+view is the agents' document: served from the cache's entries, with the
 freshness of their polls, its list cut out of the document's bytes
 (nothing parsed, no second copy kept, no database read on a hit) for the
 server's owner or an admin; anybody else (a stack user project granted
