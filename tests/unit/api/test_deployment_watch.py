@@ -31,7 +31,6 @@ import pytest
 
 from swconfig.api import deployment_watch
 from swconfig.common import background
-from swconfig.db import api as db_api
 from tests.fixtures.waiting import wait_for
 from tests.unit.outages import database_down
 
@@ -118,24 +117,6 @@ def versions(monkeypatch):
     return install
 
 
-@pytest.fixture
-def watching():
-    """``watching(watch)``: the watch run as an API worker runs it, until
-    the test ends."""
-    runners = []
-
-    def start(watch):
-        runner = background.Runner([watch], background.Everything(),
-                                   db_api.is_outage)
-        runner.start()
-        runners.append(runner)
-        return watch
-
-    yield start
-    for runner in runners:
-        runner.stop(timeout=10)
-
-
 def _parked(versions: Versions, waiter: Waiter, deployment_id: str) -> None:
     """Once the watcher has read the deployment unchanged, twice, the
     waiter must still be waiting."""
@@ -144,9 +125,9 @@ def _parked(versions: Versions, waiter: Waiter, deployment_id: str) -> None:
     assert waiter.is_alive() and waiter.changed is None
 
 
-def test_a_change_wakes_the_waiter(versions, watching):
+def test_a_change_wakes_the_waiter(versions, run_as_a_worker):
     db = versions({'d1': 3})
-    watch = watching(deployment_watch.DeploymentWatch(max_waiters=10))
+    watch = run_as_a_worker(deployment_watch.DeploymentWatch(max_waiters=10))
     waiter = Waiter(watch, 'd1', 3)
     waiter.start()
     _parked(db, waiter, 'd1')
@@ -154,9 +135,9 @@ def test_a_change_wakes_the_waiter(versions, watching):
     assert waiter.result() is True
 
 
-def test_a_deleted_deployment_wakes_the_waiter(versions, watching):
+def test_a_deleted_deployment_wakes_the_waiter(versions, run_as_a_worker):
     db = versions({'d1': 3})
-    watch = watching(deployment_watch.DeploymentWatch(max_waiters=10))
+    watch = run_as_a_worker(deployment_watch.DeploymentWatch(max_waiters=10))
     waiter = Waiter(watch, 'd1', 3)
     waiter.start()
     _parked(db, waiter, 'd1')
@@ -164,16 +145,17 @@ def test_a_deleted_deployment_wakes_the_waiter(versions, watching):
     assert waiter.result() is True
 
 
-def test_a_version_already_changed_wakes_at_the_first_read(versions, watching):
+def test_a_version_already_changed_wakes_at_the_first_read(
+        versions, run_as_a_worker):
     db = versions({'d1': 5})
-    watch = watching(deployment_watch.DeploymentWatch(max_waiters=10))
+    watch = run_as_a_worker(deployment_watch.DeploymentWatch(max_waiters=10))
     assert watch.wait('d1', 4, LONG) is True
     assert db.read_count('d1') >= 1
 
 
-def test_unchanged_until_the_timeout_is_false(versions, watching):
+def test_unchanged_until_the_timeout_is_false(versions, run_as_a_worker):
     db = versions({'d1': 3})
-    watch = watching(deployment_watch.DeploymentWatch(max_waiters=10))
+    watch = run_as_a_worker(deployment_watch.DeploymentWatch(max_waiters=10))
     started = time.monotonic()
     assert watch.wait('d1', 3, 0.3) is False
     assert time.monotonic() - started >= 0.3
@@ -181,9 +163,9 @@ def test_unchanged_until_the_timeout_is_false(versions, watching):
     assert db.read_count('d1') >= 1
 
 
-def test_several_waiters_share_one_read_per_round(versions, watching):
+def test_several_waiters_share_one_read_per_round(versions, run_as_a_worker):
     db = versions({'d1': 1, 'd2': 7})
-    watch = watching(deployment_watch.DeploymentWatch(max_waiters=10))
+    watch = run_as_a_worker(deployment_watch.DeploymentWatch(max_waiters=10))
     first, second = Waiter(watch, 'd1', 1), Waiter(watch, 'd1', 1)
     other = Waiter(watch, 'd2', 7)
     for waiter in (first, second, other):
@@ -204,9 +186,10 @@ def test_several_waiters_share_one_read_per_round(versions, watching):
     assert all(len(ids) == len(set(ids)) for ids in db.reads)
 
 
-def test_past_max_waiters_a_wait_is_answered_at_once(versions, watching):
+def test_past_max_waiters_a_wait_is_answered_at_once(versions,
+                                                     run_as_a_worker):
     db = versions({'d1': 1, 'd2': 1, 'd3': 1})
-    watch = watching(deployment_watch.DeploymentWatch(max_waiters=2))
+    watch = run_as_a_worker(deployment_watch.DeploymentWatch(max_waiters=2))
     waiters = [Waiter(watch, 'd1', 1), Waiter(watch, 'd2', 1)]
     for waiter in waiters:
         waiter.start()
@@ -228,11 +211,11 @@ def test_past_max_waiters_a_wait_is_answered_at_once(versions, watching):
 
 
 def test_a_database_outage_is_logged_once_and_the_watch_goes_on(
-        versions, watching, caplog):
+        versions, run_as_a_worker, caplog):
     """Not a traceback per round: one warning when the outage starts and
     one line when the reads work again; the waiter is woken after it."""
     db = versions({'d1': 1}, failures=3, failure=database_down)
-    watch = watching(deployment_watch.DeploymentWatch(max_waiters=10))
+    watch = run_as_a_worker(deployment_watch.DeploymentWatch(max_waiters=10))
     with caplog.at_level(logging.INFO, logger=background.__name__):
         waiter = Waiter(watch, 'd1', 1)
         waiter.start()
@@ -249,12 +232,12 @@ def test_a_database_outage_is_logged_once_and_the_watch_goes_on(
     assert not any(record.exc_info for record in caplog.records)
 
 
-def test_a_failed_read_is_logged_and_tried_again(versions, watching,
+def test_a_failed_read_is_logged_and_tried_again(versions, run_as_a_worker,
                                                  caplog):
     """A failure that is not an outage (a bug) is logged with its
     traceback, each time, and the watch reads again."""
     db = versions({'d1': 1}, failures=2)
-    watch = watching(deployment_watch.DeploymentWatch(max_waiters=10))
+    watch = run_as_a_worker(deployment_watch.DeploymentWatch(max_waiters=10))
     with caplog.at_level(logging.ERROR, logger=background.__name__):
         waiter = Waiter(watch, 'd1', 1)
         waiter.start()
@@ -270,11 +253,11 @@ def test_a_failed_read_is_logged_and_tried_again(versions, watching,
 
 
 def test_nobody_waiting_reads_nothing_and_a_waiter_wakes_the_watch(
-        versions, watching):
+        versions, run_as_a_worker):
     """Idle, the watch sleeps (``IDLE_WAIT``) instead of polling; the
     first waiter wakes it at once."""
     db = versions({'d1': 1})
-    watch = watching(deployment_watch.DeploymentWatch(max_waiters=10))
+    watch = run_as_a_worker(deployment_watch.DeploymentWatch(max_waiters=10))
     assert watch.wait_after_round() == deployment_watch.IDLE_WAIT
     assert watch.wakeup is not None
     waiter = Waiter(watch, 'd1', 1)

@@ -28,9 +28,7 @@ import threading
 import pytest
 
 from swconfig.api.agent import signal_notifier
-from swconfig.common import background
 from swconfig.common import context as swconfig_context
-from swconfig.db import api as db_api
 from tests.fixtures.waiting import wait_for
 
 LOGGER = 'swconfig.api.agent.signal_notifier'
@@ -77,16 +75,7 @@ def context():
 
 
 @pytest.fixture
-def runners():
-    """The runners the test started, stopped after it."""
-    started: list[background.Runner] = []
-    yield started
-    for runner in started:
-        runner.stop(timeout=WAIT)
-
-
-@pytest.fixture
-def notifier_of(runners):
+def notifier_of(run_as_a_worker):
     """``notifier_of(engine, context, linger, max_pending)``: a notifier
     run as an API worker runs it."""
 
@@ -95,11 +84,7 @@ def notifier_of(runners):
         notifier = signal_notifier.SignalNotifier(engine, context,
                                                   max_pending=max_pending)
         notifier.LINGER = linger
-        runner = background.Runner([notifier], background.Everything(),
-                                   db_api.is_outage)
-        runner.start()
-        runners.append(runner)
-        return notifier
+        return run_as_a_worker(notifier)
 
     return make
 
@@ -191,7 +176,8 @@ def test_one_thread_per_process(context, notifier_of):
     assert notifier._queue is pending
 
 
-def test_a_forked_process_casts_on_a_thread_of_its_own(context, runners):
+def test_a_forked_process_casts_on_a_thread_of_its_own(context,
+                                                      run_as_a_worker):
     """After a fork, ``forked`` drops the parent's queue (its signals are
     the parent's to cast) and a runner of the child's own starts."""
     engine = Engine()
@@ -203,10 +189,7 @@ def test_a_forked_process_casts_on_a_thread_of_its_own(context, runners):
     assert notifier._queue is not parent_queue
     assert notifier.wakeup is not parent_wakeup
     threads_before = _notifier_threads()
-    runner = background.Runner([notifier], background.Everything(),
-                               db_api.is_outage)
-    runner.start()
-    runners.append(runner)
+    run_as_a_worker(notifier)
     notifier.notify(2)
     assert engine.next()[2] == 2
     assert notifier._queue.empty()   # 2 went through the child's queue
