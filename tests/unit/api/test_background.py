@@ -16,7 +16,6 @@
 started when the worker starts (the embedded server's start), never by a
 request, and rebuilt in a forked child, on threads of its own."""
 
-import os
 import threading
 
 import pytest
@@ -29,6 +28,7 @@ from swconfig.api import server
 from swconfig.api.agent import application
 from swconfig.api.agent import poll_times
 from swconfig.common import background as common_background
+from tests.fixtures import forking
 
 TABLE = dispatch.RouteTable(routes.ROUTES)
 
@@ -171,24 +171,16 @@ def test_a_forked_child_rebuilds_the_work_on_threads_of_its_own(
     work = installed(background.Work(lambda: [task]))
     work.start()
     assert task.ran.wait(10)
-    read, write = os.pipe()
-    child = os.fork()
-    if child == 0:  # pragma: no cover - the child reports by exit code
-        try:
-            os.close(read)
-            threads = [thread for thread in threading.enumerate()
-                       if thread.name == 'periodic-counting']
-            ok = (task.forks == 1 and work.running
-                  and len(threads) == 1 and threads[0].is_alive()
-                  and task.ran.wait(10) and task.rounds == 2)
-            os.write(write, b'ok' if ok else b'no')
-        finally:
-            os._exit(0)
-    os.close(write)
-    answer = os.read(read, 2)
-    os.close(read)
-    os.waitpid(child, 0)
-    assert answer == b'ok'
+
+    def child_report():
+        threads = [thread for thread in threading.enumerate()
+                   if thread.name == 'periodic-counting']
+        ok = (task.forks == 1 and work.running
+              and len(threads) == 1 and threads[0].is_alive()
+              and task.ran.wait(10) and task.rounds == 2)
+        return b'ok' if ok else b'no'
+
+    assert forking.in_forked_child(child_report) == b'ok'
     assert task.forks == 0 and task.rounds == 1 and work.running
 
 

@@ -20,7 +20,6 @@ forked child writes on a thread of its own."""
 import contextlib
 import datetime
 import logging
-import os
 import sys
 import threading
 import time
@@ -34,6 +33,7 @@ from swconfig.api.agent import poll_times
 from swconfig.conf import CONF
 from swconfig.db import models
 from swconfig.db import session
+from tests.fixtures import forking
 from tests.fixtures.waiting import wait_for
 
 _SERVER = models.Server.__table__
@@ -170,28 +170,20 @@ def test_a_forked_child_starts_its_own_writer(db, worker):
         work = worker()
         poll_times.note('a')
         parent = poll_times._recorder
-        read, write = os.pipe()
-        child = os.fork()
-        if child == 0:  # pragma: no cover - the child reports by exit code
-            try:
-                os.close(read)
-                poll_times.note('b')
-                own = poll_times._recorder
-                # The same writer, on a thread of the child's own (the
-                # parent's did not come along).
-                ok = (own is parent and work.running
-                      # the parent's note comes along (written again)
-                      and set(own.times) == {'a', 'b'}
-                      and len(_writers()) == 1
-                      and _writers()[0].is_alive())
-                os.write(write, b'ok' if ok else b'no')
-            finally:
-                os._exit(0)
-        os.close(write)
-        answer = os.read(read, 2)
-        os.close(read)
-        os.waitpid(child, 0)
-        assert answer == b'ok'
+
+        def child_report():
+            poll_times.note('b')
+            own = poll_times._recorder
+            # The same writer, on a thread of the child's own (the
+            # parent's did not come along).
+            ok = (own is parent and work.running
+                  # the parent's note comes along (written again)
+                  and set(own.times) == {'a', 'b'}
+                  and len(_writers()) == 1
+                  and _writers()[0].is_alive())
+            return b'ok' if ok else b'no'
+
+        assert forking.in_forked_child(child_report) == b'ok'
         assert poll_times._recorder is parent
         assert len(_writers()) == 1
 

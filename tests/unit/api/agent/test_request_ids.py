@@ -16,7 +16,6 @@
 and the cheap ids it makes."""
 
 import itertools
-import os
 import uuid
 
 from oslo_middleware import request_id as oslo_request_id
@@ -25,6 +24,7 @@ import webob
 
 from swconfig.api.agent import request_ids as request_id
 from swconfig.api.middleware import bypass
+from tests.fixtures import forking
 
 
 def test_request_ids_are_oslo_shaped_and_unique():
@@ -55,15 +55,8 @@ def test_request_ids_count_in_their_last_twelve_digits(monkeypatch):
 
 
 def test_a_forked_process_makes_ids_of_its_own():
-    read, write = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # the child: its next id, then out without cleanup
-        os.write(write, request_id.new_request_id().encode())
-        os._exit(0)
-    os.close(write)
-    os.waitpid(pid, 0)
-    child = os.read(read, 100).decode()
-    os.close(read)
+    child = forking.in_forked_child(
+        lambda: request_id.new_request_id().encode()).decode()
     mine = request_id.new_request_id()
     assert len(child) == len(mine)
     assert child[:28] != mine[:28]
