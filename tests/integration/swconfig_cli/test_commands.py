@@ -27,7 +27,6 @@ SUSPEND/RESUME and the DELETE that deleting the deployment runs.
 import os
 import subprocess
 import threading
-import time
 import uuid
 
 import requests
@@ -349,15 +348,9 @@ def test_wait_on_a_terminal_redraws_one_line(cli, service, project):
 def _only_deployment(service, project: str, server: str,
                      timeout: float = 60) -> str:
     """The id of the one deployment a command just created on server."""
-    deadline = time.monotonic() + timeout
-    while True:
-        listed = service._json(
-            'GET', f'/v1/{project}/software_deployments?server_id={server}'
-        )['software_deployments']
-        if listed:
-            return listed[0]['id']
-        assert time.monotonic() < deadline, f'nothing deployed to {server}'
-        time.sleep(0.1)
+    listed = wait_for(lambda: _deployments_on(service, project, server),
+                      timeout, f'a deployment to {server}')
+    return listed[0]['id']
 
 
 def test_component_scenario_with_real_agents(cli, service, project):
@@ -447,23 +440,21 @@ def test_component_scenario_with_real_agents(cli, service, project):
     assert 'DELETE action runs first' in deleting.stderr
     poll()
     assert ran() == ['CREATE', 'BACKUP', 'SUSPEND', 'RESUME', 'DELETE']
-    deadline = time.monotonic() + 60
-    while cli('deployment', 'show', deployment_id).returncode != 1:
-        assert time.monotonic() < deadline, 'the deployment stayed'
-        time.sleep(0.5)
+    wait_for(lambda: cli('deployment', 'show', deployment_id).returncode == 1,
+             60, 'the deployment removed')
 
 
 def _trigger_of(service, project: str, server: str, action: str,
                 timeout: float = 60) -> str:
     """The id of the IN_PROGRESS ``action`` trigger on server."""
-    deadline = time.monotonic() + timeout
-    while True:
-        listed = service._json(
-            'GET', f'/v1/{project}/software_deployments?server_id={server}'
-        )['software_deployments']
-        found = [d['id'] for d in listed if d['action'] == action
-                 and d['status'] == 'IN_PROGRESS']
-        if found:
-            return found[0]
-        assert time.monotonic() < deadline, f'no {action} trigger'
-        time.sleep(0.1)
+    found = wait_for(lambda: [
+        d['id'] for d in _deployments_on(service, project, server)
+        if d['action'] == action and d['status'] == 'IN_PROGRESS'],
+        timeout, f'a {action} trigger on {server}')
+    return found[0]
+
+
+def _deployments_on(service, project: str, server: str) -> list[dict]:
+    return service._json(
+        'GET', f'/v1/{project}/software_deployments?server_id={server}'
+    )['software_deployments']
