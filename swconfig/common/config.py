@@ -222,9 +222,12 @@ def unknown_options(conf: cfg.ConfigOpts = CONF
     known section that nothing reads: a typo such as ``bind_prot`` that
     oslo.config silently ignores. Unknown sections are left alone: a
     shared file may hold other services' sections."""
+    parsed = _parsed_files(conf)
+    if not parsed:
+        return []  # nothing to check, and the libraries' options unloaded
     known = _known_options(conf)
     found = []
-    for path, sections in _parsed_files(conf):
+    for path, sections in parsed:
         for section, values in sections.items():
             group = section if section == 'DEFAULT' else section.lower()
             if group not in known:

@@ -103,6 +103,12 @@ def test_single_head():
     assert len(migration.heads()) == 1, migration.heads()
 
 
+def test_the_head_the_start_up_checks_is_alembics():
+    # A new migration must move migration.HEAD too, or the embedded
+    # default would skip it.
+    assert migration.heads() == [migration.HEAD]
+
+
 def test_revision_files_are_named_after_their_revision():
     scripts = alembic_script.ScriptDirectory(migration.MIGRATIONS_DIR)
     revisions = list(scripts.walk_revisions())
