@@ -24,7 +24,9 @@ swconfig processes under test) burn. So each xdist worker records:
 - per fixture: how often it was set up, the total and the longest set-up;
 - per test module: wall time and CPU seconds, its own process's and its
   reaped children's (``os.times``), from its first test's set-up to its
-  last test's teardown.
+  last test's teardown;
+- when it finished, so that the controller can say how long the other
+  workers waited for the last one (the run's tail).
 
 and hands them to the controller (``workeroutput``), which adds them up.
 ``SWCONFIG_TEST_TIMING=N`` prints N rows per table (10 by default; 0
@@ -62,6 +64,8 @@ class Timing:
         self.fixtures: dict[str, list[float]] = {}
         #: module path -> [wall seconds, CPU seconds]
         self.modules: dict[str, list[float]] = {}
+        #: worker id -> when its last test finished (epoch seconds)
+        self.finished: dict[str, float] = {}
         self._module: str | None = None
         self._started = (0.0, 0.0)
 
@@ -97,9 +101,11 @@ class Timing:
             entry = self.modules.setdefault(path, [0.0, 0.0])
             entry[0] += wall
             entry[1] += cpu
+        self.finished.update(other.get('finished', {}))
 
     def as_dict(self) -> dict:
-        return {'fixtures': self.fixtures, 'modules': self.modules}
+        return {'fixtures': self.fixtures, 'modules': self.modules,
+                'finished': self.finished}
 
 
 def report_lines(timing: Timing, rows: int) -> list[str]:
@@ -114,6 +120,12 @@ def report_lines(timing: Timing, rows: int) -> list[str]:
     modules = sorted(timing.modules.items(), key=lambda item: -item[1][1])
     for path, (wall, cpu) in modules[:rows]:
         lines.append(f'{cpu:9.1f} {wall:9.1f}  {path}')
+    if len(timing.finished) > 1:
+        last = max(timing.finished.values())
+        lines.append('workers idle at the end, waiting for the last one: '
+                     + ', '.join(f'{worker} {last - when:.0f} s'
+                                 for worker, when in
+                                 sorted(timing.finished.items())))
     return lines
 
 
@@ -141,6 +153,8 @@ class TimingPlugin:
         self.timing.module_ends()
         workeroutput = getattr(self.config, 'workeroutput', None)
         if workeroutput is not None:  # an xdist worker
+            worker = self.config.workerinput['workerid']
+            self.timing.finished[worker] = time.time()
             workeroutput[_KEY] = json.dumps(self.timing.as_dict())
 
     @pytest.hookimpl(optionalhook=True)

@@ -266,7 +266,10 @@ def pytest_args(args: list[str]) -> list[str]:
     for arg in args:
         if arg.startswith(_XDIST_CHOICES):
             return args
-    return ['-n', str(TEST_WORKERS), '--dist', 'loadfile', *args]
+    # --no-loadscope-reorder: modules in the order tests/conftest.py gives
+    # them (the longest first), not by their number of tests.
+    return ['-n', str(TEST_WORKERS), '--dist', 'loadfile',
+            '--no-loadscope-reorder', *args]
 
 
 def main(argv: list[str]) -> int:

@@ -33,6 +33,16 @@ def test_merge_adds_counts_and_totals_and_keeps_the_longest():
     assert total.modules == {'tests/a.py': [4.0, 7.0]}
 
 
+def test_the_tail_is_how_long_each_worker_waited_for_the_last():
+    records = timing.Timing()
+    records.merge({'fixtures': {}, 'modules': {},
+                   'finished': {'gw0': 1000.0, 'gw1': 1090.0}})
+    records.merge({'fixtures': {}, 'modules': {},
+                   'finished': {'gw2': 1100.0}})
+    tail = timing.report_lines(records, 1)[-1]
+    assert tail.endswith('gw0 100 s, gw1 10 s, gw2 0 s'), tail
+
+
 def test_report_lists_the_costliest_first_and_only_as_many_as_asked():
     records = timing.Timing()
     records.fixtures = {'cheap': [1, 0.5, 0.5], 'dear': [2, 9.0, 5.0],
@@ -87,3 +97,6 @@ def test_a_run_with_xdist_prints_the_workers_fixture_and_module_times(
     idle = next(row for row in module_rows if 'test_idle.py' in row)
     # The child's CPU counts for its module.
     assert float(busy.split()[0]) > float(idle.split()[0])
+    tail = next(line for line in report.splitlines()
+                if line.startswith('workers idle at the end'))
+    assert 'gw0' in tail and 'gw1' in tail

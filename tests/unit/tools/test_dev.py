@@ -62,9 +62,10 @@ def test_banner_reads_the_config_files(tmp_path):
 
 
 def test_the_suite_runs_in_worker_processes_unless_told_otherwise():
-    assert dev.pytest_args([]) == ['-n', '3', '--dist', 'loadfile']
-    assert dev.pytest_args(['-k', 'metadata']) == [
-        '-n', '3', '--dist', 'loadfile', '-k', 'metadata']
+    workers = ['-n', '3', '--dist', 'loadfile', '--no-loadscope-reorder']
+    assert dev.pytest_args([]) == workers
+    assert dev.pytest_args(['-k', 'metadata']) == [*workers, '-k',
+                                                   'metadata']
     for chosen in (['-n', '0'], ['-n0'], ['--numprocesses=2'],
                    ['--dist', 'load'], ['-p', 'no:xdist'],
                    ['tests/unit', '-n', 'auto']):
