@@ -124,6 +124,24 @@ def _pip(python: pathlib.Path, *args: str) -> None:
                          f'{python.parent.parent} (its output is above).')
 
 
+def _uv() -> pathlib.Path | None:
+    """uv as ``tools/dev.py`` finds it (None: install with pip)."""
+    if __package__:  # imported as tools.local_agent (the tests)
+        from tools import dev
+    else:  # tools/ is on sys.path
+        import dev
+    return dev.find_uv()
+
+
+def _run_installer(command: list[str]) -> None:
+    say(f'$ {shlex.join(command)}')
+    result = subprocess.run(command, capture_output=True, text=True)
+    if result.returncode:
+        sys.stderr.write(result.stdout + result.stderr)
+        raise AgentError(f'{command[0]} {command[1]} failed (its output is '
+                         f'above).')
+
+
 def ensure_venv(path: pathlib.Path) -> pathlib.Path:
     """The agent's virtualenv at *path*, created and filled on first use
     (under a lock: two agents may start at once); its bin directory."""
@@ -136,13 +154,22 @@ def ensure_venv(path: pathlib.Path) -> pathlib.Path:
         if stamp.is_file() and stamp.read_text() == wanted:
             return path / 'bin'
         say(f'Setting up {path} ({", ".join(REQUIREMENTS)}); this takes '
-            f'a minute the first time')
+            f'seconds with uv, a minute with pip, the first time')
         python = path / 'bin' / 'python'
-        if not python.exists():
-            say(f'$ {shlex.join([sys.executable, "-m", "venv", str(path)])}')
-            venv.EnvBuilder(with_pip=True).create(path)
-        _pip(python, '--upgrade', 'pip')
-        _pip(python, *REQUIREMENTS)
+        uv = _uv()
+        if uv is not None:
+            if not python.exists():
+                _run_installer([str(uv), 'venv', '--quiet', '--seed',
+                                '--python', sys.executable, str(path)])
+            _run_installer([str(uv), 'pip', 'install', '--quiet', '--python',
+                            str(python), *REQUIREMENTS])
+        else:
+            if not python.exists():
+                creating = [sys.executable, '-m', 'venv', str(path)]
+                say(f'$ {shlex.join(creating)}')
+                venv.EnvBuilder(with_pip=True).create(path)
+            _pip(python, '--upgrade', 'pip')
+            _pip(python, *REQUIREMENTS)
         stamp.write_text(wanted)
     return path / 'bin'
 
