@@ -12,7 +12,7 @@
 #    License for the specific language governing permissions and limitations
 #    under the License.
 
-"""The order the suite's modules are handed to the xdist workers in.
+"""How the suite's modules are shared out among the xdist workers.
 
 The integration modules take minutes each and are few; the unit modules
 take seconds and are many. Run the long ones first and the short ones
@@ -21,19 +21,60 @@ number of tests, most first) put the one-test integration modules of
 minutes at the very end, and the run waited for them on one worker
 while the others idled (tools/dev.py passes ``--no-loadscope-reorder``
 so the order below is the one xdist follows).
+
+A worker takes a whole module (``--dist loadfile``), so that a module's
+fixtures start once; the modules of ``SHARED_SCOPES`` go to one worker
+together, first, so that the session fixture they share, too costly to
+start on two workers, starts once per run.
 """
 
 import pytest
+from xdist import scheduler
 
 #: The test folders in the order they run.
 RUN_ORDER = ('integration', 'functional', 'unit')
+#: Session fixture -> the test modules using it, run by one worker: Heat
+#: with its own Keystone and swconfig takes 45 s and a minute of CPU to
+#: start (tests/unit/test_scheduling.py keeps the list complete).
+SHARED_SCOPES = {
+    'heat_cloud': ('tests/integration/test_heat_service.py',
+                   'tests/integration/test_heat_templates.py'),
+}
+
+
+def scope(nodeid: str) -> str:
+    """The unit of work a test belongs to: its module, or the shared
+    fixture its module uses."""
+    module = nodeid.split('::', 1)[0]
+    for fixture, modules in SHARED_SCOPES.items():
+        if module in modules:
+            return fixture
+    return module
 
 
 def run_order(nodeid: str) -> int:
-    """Where a test's folder comes in ``RUN_ORDER`` (anything else last)."""
+    """Where a test comes: the shared scopes first (the longest units of
+    work), then by its folder's place in ``RUN_ORDER``."""
+    if scope(nodeid) in SHARED_SCOPES:
+        return -1
     parts = nodeid.split('/')
     folder = parts[1] if len(parts) > 2 and parts[0] == 'tests' else ''
     return RUN_ORDER.index(folder) if folder in RUN_ORDER else len(RUN_ORDER)
+
+
+class ModulesAndSharedScopes(scheduler.LoadFileScheduling):
+    """``--dist loadfile``, with the modules of a shared scope as one
+    unit of work."""
+
+    def _split_scope(self, nodeid: str) -> str:
+        return scope(nodeid)
+
+
+@pytest.hookimpl(optionalhook=True, tryfirst=True)
+def pytest_xdist_make_scheduler(config, log):
+    if config.getvalue('dist') == 'loadfile':
+        return ModulesAndSharedScopes(config, log)
+    return None
 
 
 @pytest.hookimpl(trylast=True)
