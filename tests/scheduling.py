@@ -33,22 +33,31 @@ from xdist import scheduler
 
 #: The test folders in the order they run.
 RUN_ORDER = ('integration', 'functional', 'unit')
-#: Session fixture -> the test modules using it, run by one worker: Heat
-#: with its own Keystone and swconfig takes 45 s and a minute of CPU to
-#: start (tests/unit/test_scheduling.py keeps the list complete).
+#: Session fixtures -> the test modules using them (a folder ends in "/":
+#: every module in it), run by one worker, so that the fixtures start once
+#: per run: Heat with its own Keystone and swconfig takes 45 s and a minute
+#: of CPU to start; the agent stacks and the MariaDB and PostgreSQL stacks
+#: of the functional API tests start a swconfig-api and a swconfig-engine
+#: per backend. tests/unit/test_scheduling.py keeps the lists complete.
 SHARED_SCOPES = {
     'heat_cloud': ('tests/integration/test_heat_service.py',
                    'tests/integration/test_heat_templates.py'),
+    'agent_stack': ('tests/integration/test_agent_end_to_end.py',
+                    'tests/integration/test_rollout_agents.py',
+                    'tests/integration/test_signal_durability.py'),
+    'mysql_stack,postgresql_stack': ('tests/functional/api/',),
 }
 
 
 def scope(nodeid: str) -> str:
     """The unit of work a test belongs to: its module, or the shared
-    fixture its module uses."""
+    fixtures its module uses."""
     module = nodeid.split('::', 1)[0]
-    for fixture, modules in SHARED_SCOPES.items():
-        if module in modules:
-            return fixture
+    for fixtures, modules in SHARED_SCOPES.items():
+        if any(module == path or (path.endswith('/') and
+                                  module.startswith(path))
+               for path in modules):
+            return fixtures
     return module
 
 

@@ -20,6 +20,8 @@ import pathlib
 
 from tests import scheduling
 
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+
 
 def test_integration_runs_first_and_unit_last():
     nodeids = ['tests/unit/api/test_app.py::test_a',
@@ -43,18 +45,45 @@ def test_a_shared_fixtures_modules_are_one_unit_of_work_and_run_first():
     assert sorted(nodeids, key=scheduling.run_order) == nodeids[::-1]
 
 
+def _asks_for(tree: ast.AST, fixture: str) -> bool:
+    """Whether a test or fixture takes ``fixture`` as an argument, or the
+    module names it in a string (``getfixturevalue``, ``indirect``)."""
+    return any(
+        (isinstance(node, ast.FunctionDef)
+         and fixture in {arg.arg for arg in node.args.args})
+        or (isinstance(node, ast.Constant) and node.value == fixture)
+        for node in ast.walk(tree))
+
+
 def _modules_using(fixture: str) -> set[str]:
-    """The test modules with a test or fixture taking ``fixture``."""
-    root = pathlib.Path(__file__).resolve().parents[2]
+    """The test modules asking for the session fixture ``fixture``."""
     found = set()
-    for path in (root / 'tests').rglob('test_*.py'):
-        for node in ast.walk(ast.parse(path.read_text())):
-            if isinstance(node, ast.FunctionDef) and fixture in {
-                    arg.arg for arg in node.args.args}:
-                found.add(path.relative_to(root).as_posix())
+    for path in (ROOT / 'tests').rglob('test_*.py'):
+        if path.name == 'test_scheduling.py':
+            continue  # this module names them
+        if _asks_for(ast.parse(path.read_text()), fixture):
+            found.add(path.relative_to(ROOT).as_posix())
     return found
 
 
-def test_the_shared_scopes_name_every_module_using_their_fixture():
-    for fixture, modules in scheduling.SHARED_SCOPES.items():
-        assert _modules_using(fixture) == set(modules), fixture
+def test_the_shared_scopes_name_every_module_using_their_fixtures():
+    for fixtures, modules in scheduling.SHARED_SCOPES.items():
+        users = set().union(*(_modules_using(fixture)
+                              for fixture in fixtures.split(',')))
+        for module in users:
+            assert scheduling.scope(module + '::test') == fixtures, module
+        # And no module is listed that does not use them.
+        assert {module for module in modules
+                if not module.endswith('/')} <= users, fixtures
+
+
+def test_the_stacks_of_the_functional_api_tests_serve_only_that_folder():
+    # The "api" fixture of its conftest asks for them (by a name it
+    # builds); any other module asking for them would start them on a
+    # second worker.
+    users = {path.relative_to(ROOT).as_posix()
+             for path in (ROOT / 'tests').rglob('*.py')
+             if path.name != 'test_scheduling.py'
+             and any(_asks_for(ast.parse(path.read_text()), fixture)
+                     for fixture in ('mysql_stack', 'postgresql_stack'))}
+    assert users == set(), users
