@@ -28,6 +28,9 @@ swconfig processes under test) burn. So each xdist worker records:
 - when it finished, so that the controller can say how long the other
   workers waited for the last one (the run's tail).
 
+A child counts when it is reaped: the services of a session fixture,
+stopped when a worker's session ends, count for that worker's last module.
+
 and hands them to the controller (``workeroutput``), which adds them up.
 ``SWCONFIG_TEST_TIMING=N`` prints N rows per table (10 by default; 0
 prints none).
