@@ -112,16 +112,22 @@ def say(message: str, out: TextIO | None = None) -> None:
 
 # -- the agent's virtualenv --------------------------------------------------
 
-def _pip(python: pathlib.Path, *args: str) -> None:
-    command = [str(python), '-m', 'pip', 'install',
-               '--disable-pip-version-check', '--no-input', '--quiet',
-               '--progress-bar', 'off', *args]
+def _run_installer(command: list[str], failure: str) -> None:
+    """Run an installer, showing the command; its output only if it
+    fails, then ``failure``."""
     say(f'$ {shlex.join(command)}')
     result = subprocess.run(command, capture_output=True, text=True)
     if result.returncode:
         sys.stderr.write(result.stdout + result.stderr)
-        raise AgentError(f'pip could not install {" ".join(args)} into '
-                         f'{python.parent.parent} (its output is above).')
+        raise AgentError(failure)
+
+
+def _pip(python: pathlib.Path, *args: str) -> None:
+    _run_installer(
+        [str(python), '-m', 'pip', 'install', '--disable-pip-version-check',
+         '--no-input', '--quiet', '--progress-bar', 'off', *args],
+        f'pip could not install {" ".join(args)} into '
+        f'{python.parent.parent} (its output is above).')
 
 
 def _uv() -> pathlib.Path | None:
@@ -131,15 +137,6 @@ def _uv() -> pathlib.Path | None:
     else:  # tools/ is on sys.path
         import dev
     return dev.find_uv()
-
-
-def _run_installer(command: list[str]) -> None:
-    say(f'$ {shlex.join(command)}')
-    result = subprocess.run(command, capture_output=True, text=True)
-    if result.returncode:
-        sys.stderr.write(result.stdout + result.stderr)
-        raise AgentError(f'{command[0]} {command[1]} failed (its output is '
-                         f'above).')
 
 
 def ensure_venv(path: pathlib.Path) -> pathlib.Path:
@@ -158,11 +155,13 @@ def ensure_venv(path: pathlib.Path) -> pathlib.Path:
         python = path / 'bin' / 'python'
         uv = _uv()
         if uv is not None:
+            failure = f'uv could not set up {path} (its output is above).'
             if not python.exists():
                 _run_installer([str(uv), 'venv', '--quiet', '--seed',
-                                '--python', sys.executable, str(path)])
+                                '--python', sys.executable, str(path)],
+                               failure)
             _run_installer([str(uv), 'pip', 'install', '--quiet', '--python',
-                            str(python), *REQUIREMENTS])
+                            str(python), *REQUIREMENTS], failure)
         else:
             if not python.exists():
                 creating = [sys.executable, '-m', 'venv', str(path)]

@@ -39,8 +39,8 @@ if TYPE_CHECKING:
     from swiftclient import exceptions as swift_exc
 
 # python-swiftclient (keystoneclient with it) is imported where it is
-# used: it is a third of every process's start-up (0.35 s of swconfig-all's
-# 1 s of imports), and only a cloud with the Swift transports needs it.
+# used: loading it took a tenth of swconfig-all's start-up, and only a
+# cloud with the Swift transports needs it.
 
 LOG = log.getLogger(__name__)
 

@@ -89,3 +89,40 @@ def test_arguments(capsys):
     assert raised.value.code == 2
     assert '--interval takes a number of seconds above 0' in (
         capsys.readouterr().err)
+
+
+@pytest.mark.parametrize('uv', [True, False], ids=['uv', 'pip'])
+def test_the_agents_venv_is_installed_with_uv_if_it_can_be_had(
+        uv, tmp_path, monkeypatch):
+    ran = []
+
+    def run(command, failure=None):
+        ran.append([str(part) for part in command])
+        (tmp_path / 'agent').mkdir(exist_ok=True)  # as an installer would
+
+    class Builder:
+        def __init__(self, **kwargs):
+            pass
+
+        def create(self, path):
+            run(['venv', path])
+
+    monkeypatch.setattr(local_agent, '_uv',
+                        lambda: tmp_path / 'uv' if uv else None)
+    monkeypatch.setattr(local_agent, '_run_installer', run)
+    monkeypatch.setattr(local_agent.venv, 'EnvBuilder', Builder)
+    bin_dir = local_agent.ensure_venv(tmp_path / 'agent')
+    assert bin_dir == tmp_path / 'agent' / 'bin'
+    installed = ran[-1]
+    assert installed[-len(local_agent.REQUIREMENTS):] == list(
+        local_agent.REQUIREMENTS)
+    if uv:
+        assert [command[:2] for command in ran] == [
+            [str(tmp_path / 'uv'), 'venv'], [str(tmp_path / 'uv'), 'pip']]
+    else:
+        assert ran[0] == ['venv', str(tmp_path / 'agent')]
+        assert installed[1:4] == ['-m', 'pip', 'install']
+    # Installed once: the next call finds the stamp.
+    count = len(ran)
+    local_agent.ensure_venv(tmp_path / 'agent')
+    assert len(ran) == count
