@@ -266,8 +266,71 @@ def _first_repeated(items: list) -> Any:
     return None
 
 
+#: The schema keyword (an OpenAPI extension, ignored by validators) that
+#: says what a field must be, as the end of "It must be ...": a value
+#: refused by a pattern, a range or a type is explained in a sentence of
+#: its own, whatever the field's description says.
+MUST_BE = 'x-must-be'
+
+_TYPE_WORDS = {'string': 'a string', 'integer': 'a whole number',
+               'number': 'a number', 'object': 'a JSON object',
+               'array': 'a JSON array', 'boolean': 'true or false',
+               'null': 'null'}
+#: Longest value echoed in a message.
+_SHOWN_LENGTH = 80
+
+
+def _shown(value: Any) -> str:
+    """The refused value in a few words (long ones are not echoed)."""
+    if value == '':
+        return 'the empty string'
+    if isinstance(value, str):
+        shown = repr(value)
+        return shown if len(shown) <= _SHOWN_LENGTH else \
+            f'a string of {len(value)} characters'
+    if isinstance(value, list):
+        return 'an empty list' if not value else \
+            f'a list of {len(value)} item{"s" if len(value) > 1 else ""}'
+    if isinstance(value, dict):
+        return 'an empty object' if not value else \
+            f'an object of {len(value)} entr' \
+            f'{"ies" if len(value) > 1 else "y"}'
+    return json.dumps(value)
+
+
+def _what_it_must_be(error: jsonschema.ValidationError,
+                     schema: dict) -> str:
+    """The end of "It must be ...": the schema's own words when it has
+    them, else words made from the keyword that refused the value."""
+    if MUST_BE in schema:
+        return schema[MUST_BE]
+    limit = error.validator_value
+    if error.validator == 'type':
+        kinds = [limit] if isinstance(limit, str) else list(limit)
+        return ' or '.join(_TYPE_WORDS.get(kind, kind) for kind in kinds)
+    if error.validator == 'enum':
+        return 'one of ' + ', '.join(json.dumps(choice) for choice in limit)
+    entries = f'{limit} entr{"y" if limit == 1 else "ies"}'
+    items = f'{limit} item{"" if limit == 1 else "s"}'
+    words = {
+        'minimum': f'at least {limit}',
+        'maximum': f'at most {limit}',
+        'exclusiveMinimum': f'more than {limit}',
+        'exclusiveMaximum': f'less than {limit}',
+        'minLength': (f'at least {limit} characters long' if limit != 1
+                      else 'a string that is not empty'),
+        'maxLength': f'at most {limit} characters long',
+        'minItems': f'a list of at least {items}',
+        'maxItems': f'a list of at most {items}',
+        'minProperties': f'an object of at least {entries}',
+        'maxProperties': f'an object of at most {entries}',
+    }
+    return words.get(error.validator, 'as the API reference describes it')
+
+
 def _message(error: jsonschema.ValidationError) -> str:
-    """A message that names the field, without echoing huge values."""
+    """A message that names the field, without echoing huge values, and
+    says in a sentence of its own what the field must be."""
     path = list(error.absolute_path)
     where = _path(path)
     schema = error.schema if isinstance(error.schema, dict) else {}
@@ -284,32 +347,17 @@ def _message(error: jsonschema.ValidationError) -> str:
         missing = [key for key in error.validator_value
                    if key not in error.instance]
         return f'Missing required field {_path(path + missing[:1])}.'
-    if error.validator == 'maxLength':
-        return (f'Invalid value for {where}: longer than '
-                f'{error.validator_value} characters.')
-    # Lists and objects are not echoed: they may be long.
-    if error.validator == 'maxItems':
-        return (f'Invalid value for {where}: more than '
-                f'{error.validator_value} items.')
-    if error.validator == 'maxProperties':
-        return (f'Invalid value for {where}: more than '
-                f'{error.validator_value} entries.')
-    if error.validator == 'minProperties':
-        return (f'Invalid value for {where}: at least '
-                f'{error.validator_value} entry is needed.')
     if error.validator == 'uniqueItems':
         shown = repr(_first_repeated(error.instance))
         return (f'Invalid value for {where}: '
-                f'{shown if len(shown) <= 80 else "an item"} is given '
-                f'more than once.')
-    if error.validator == 'pattern' and 'description' in schema:
-        shown = repr(error.instance)
-        shown = shown if len(shown) <= 80 else 'the value'
-        if error.instance == '':
-            shown = 'the empty string'
-        return (f'Invalid value for {where}: {shown} is not '
-                f'{schema["description"]}.')
-    return f'Invalid value for {where}: {error.message}'
+                f'{shown if len(shown) <= _SHOWN_LENGTH else "an item"} is '
+                f'given more than once.')
+    if 'propertyNames' in error.schema_path:
+        # A key of the object, not the object, is what is refused.
+        return (f'Invalid key in {where}: {_shown(error.instance)}. It '
+                f'must be {_what_it_must_be(error, schema)}.')
+    return (f'Invalid value for {where}: {_shown(error.instance)}. It must '
+            f'be {_what_it_must_be(error, schema)}.')
 
 
 def _full_match(validator: Any, pattern: str, instance: Any,

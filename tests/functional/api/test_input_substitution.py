@@ -251,7 +251,8 @@ def test_bad_substitution_settings_are_refused(api, project):
          'Invalid value for input_values_validate'),
         ({'input_key': ''}, 'Invalid value for input_key'),
         ({'input_key': 'k' * 256},
-         'Invalid value for input_key: longer than 255 characters.'),
+         'Invalid value for input_key: a string of 256 characters. It must '
+         'be at most 255 characters long.'),
         ({'input_key': {'get_input': 'x'}}, 'Invalid value for input_key'),
     ]
     for body, words in cases:

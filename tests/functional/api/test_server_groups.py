@@ -94,13 +94,13 @@ def test_bad_labels_are_refused_and_nothing_is_written(api, project):
     url = servers_url(project, '/' + server_id)
     too_many = {f'k{n}': 'v' for n in range(65)}
     for labels, text in (
-            ({'bad key': 'v'}, "'bad key' is not a label key"),
-            ({'k' * 64: 'v'}, 'is not a label key: 1 to 63'),
-            ({'k': 'v' * 256}, 'is not a label value'),
+            ({'bad key': 'v'}, "'bad key'. It must be a label key"),
+            ({'k' * 64: 'v'}, 'It must be a label key: 1 to 63'),
+            ({'k': 'v' * 256}, 'It must be a label value'),
             ({'k': 'tab\there'}, 'without control characters'),
             ({'k': 'trailing '}, 'without white space at either end'),
             ({'k': 1}, 'labels.k'),
-            (too_many, 'more than 64 entries'),
+            (too_many, 'It must be an object of at most 64 entries.'),
             ([], 'labels')):
         error = assert_error(api.put(url, json={'labels': labels}), 400)
         assert text in error['message'], (labels, error['message'])
@@ -178,13 +178,14 @@ def test_bad_groups_are_refused_and_nothing_is_written(api, project):
     create_group(api, project, name='Web', selector={'role': 'db'})
     for body, status, text in (
             ({'name': 'none'}, 400, 'needs servers, a selector, or both'),
-            ({'name': 'x', 'selector': {}}, 400, 'at least 1 entry'),
+            ({'name': 'x', 'selector': {}}, 400,
+             'an empty object. It must be an object of at least 1 entry.'),
             ({'name': 'x', 'servers': [known, known]}, 400,
              'is given more than once'),
             ({'name': 'x', 'servers': [known, 'ghost-1', 'ghost-2']}, 400,
              'Servers ghost-1, ghost-2 are not registered'),
             ({'name': 'x', 'selector': {'bad key': 'v'}}, 400,
-             'is not a label key'),
+             "Invalid key in selector: 'bad key'. It must be a label key"),
             ({'name': 'x ', 'servers': [known]}, 400,
              'without white space at either end'),
             ({'servers': [known]}, 400, 'Missing required field name'),

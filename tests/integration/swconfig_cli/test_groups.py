@@ -63,7 +63,7 @@ def test_labels_and_groups(cli):
 
 def test_mistakes_are_one_line(cli):
     one_line_error(cli('server', 'set', 'vm', '--label', 'bad key=v'), 400,
-                   "'bad key' is not a label key")
+                   "'bad key'. It must be a label key")
     one_line_error(cli('server-group', 'create', 'g', '--server', 'ghost'),
                    400, 'Server ghost is not registered')
     empty = cli('server-group', 'create', 'g')

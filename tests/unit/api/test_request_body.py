@@ -221,7 +221,7 @@ def test_a_bad_action_is_one_plain_sentence(schema, action, shown):
     with pytest.raises(exception.InvalidParameterValue) as info:
         request_body.validate(schema, {'action': action})
     assert info.value.message == (
-        f'Invalid value for action: {shown} is not {ACTION_WORDS}')
+        f'Invalid value for action: {shown}. It must be {ACTION_WORDS}')
 
 
 def test_a_missing_or_null_trigger_action_is_named():

@@ -19,12 +19,23 @@ from swconfig.api.schemas.v1 import software_deployments as deployments
 
 _DEPLOY = deployments.CREATE['properties']
 
+#: ``max_errors``: a number of targets, or a percentage of them.
 LIMIT = {
     'type': ['string', 'integer'],
     'pattern': r'^(?:[0-9]{1,7}|(?:100|[1-9]?[0-9])%)$',
     'minimum': 0, 'maximum': 9999999,
     'description': 'A number of targets, or a percentage of them as '
                    '``"N%"`` (rounded up).',
+    'x-must-be': 'a whole number from 0 to 9999999 or a percentage from '
+                 '0% to 100%',
+}
+#: ``max_concurrency``: as LIMIT, but at least one target must run.
+POSITIVE_LIMIT = {
+    **LIMIT,
+    'pattern': r'^(?:[1-9][0-9]{0,6}|(?:100|[1-9][0-9]?)%)$',
+    'minimum': 1,
+    'x-must-be': 'a whole number from 1 to 9999999 or a percentage from '
+                 '1% to 100%',
 }
 
 CREATE = {
@@ -80,10 +91,16 @@ CREATE = {
         'action': {**deployments.ACTION, 'type': 'string',
                    'description': 'With ``deployment_name``: the action '
                                   'to trigger on each server.'},
+        'skip_missing': {
+            'type': 'boolean',
+            'description': 'With ``deployment_name``: leave out the targets '
+                           'that have no deployment of that name (an event '
+                           'names them) instead of refusing the rollout '
+                           '(400 listing them; the default, false).'},
         'max_concurrency': {
-            **LIMIT, 'description': 'At most this many targets in '
-                                    'progress at once (default 50; at '
-                                    'least one runs).'},
+            **POSITIVE_LIMIT, 'description': 'At most this many targets '
+                                             'in progress at once (default '
+                                             '50; at least 1 or 1%).'},
         'max_errors': {
             **LIMIT, 'description': 'Once more targets than this failed, '
                                     'no new one starts and the rollout '

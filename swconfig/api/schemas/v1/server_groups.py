@@ -27,6 +27,8 @@ NAME = {
     'description': 'The name, unique in the project: 1 to 255 '
                    'characters, without control characters and without '
                    'white space at either end.',
+    'x-must-be': '1 to 255 characters, without control characters and '
+                 'without white space at either end',
 }
 
 SERVERS = {

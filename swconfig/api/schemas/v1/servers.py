@@ -15,13 +15,23 @@
 """Request schemas for /servers, and the label rules server groups'
 selectors share."""
 
+# What a server id, a label key and a label value are: their
+# descriptions, and the end of the 400 that refuses one ("It must be ...",
+# the "x-must-be" of swconfig.api.request_body).
+_SERVER_ID_WORDS = ('a server id: 1 to 255 characters, without "/" or '
+                    'control characters')
+_LABEL_KEY_WORDS = ('a label key: 1 to 63 ASCII letters, digits, "-", "_", '
+                    '"." or "/"')
+_LABEL_VALUE_WORDS = ('a label value: 0 to 255 characters, without control '
+                      'characters and without white space at either end')
+
 SERVER_ID = {
     'type': 'string', 'minLength': 1, 'maxLength': 255,
     # Agents and heatclient put the id in URL paths, unescaped: a "/"
     # would split it, and control characters have no place in an id.
     'pattern': r'^[^/\x00-\x1f\x7f-\x9f]+$',
-    'description': 'a server id: 1 to 255 characters, without "/" or '
-                   'control characters',
+    'description': _SERVER_ID_WORDS,
+    'x-must-be': _SERVER_ID_WORDS,
 }
 
 CREATE = {
@@ -47,15 +57,15 @@ _EDGE = r'[^\x00-\x1f\x7f-\x9f\s]'
 LABEL_KEY = {
     'type': 'string',
     'pattern': r'^[A-Za-z0-9._/-]{1,63}$',
-    'description': 'a label key: 1 to 63 ASCII letters, digits, "-", "_", '
-                   '"." or "/"',
+    'description': _LABEL_KEY_WORDS,
+    'x-must-be': _LABEL_KEY_WORDS,
 }
 
 LABEL_VALUE = {
     'type': 'string',
     'pattern': f'^(?:{_EDGE}(?:{_TEXT}{{0,253}}{_EDGE})?)?$',
-    'description': 'a label value: 0 to 255 characters, without control '
-                   'characters and without white space at either end',
+    'description': _LABEL_VALUE_WORDS,
+    'x-must-be': _LABEL_VALUE_WORDS,
 }
 
 LABELS = {

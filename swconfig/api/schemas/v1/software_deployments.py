@@ -25,11 +25,15 @@ from swconfig.api.schemas.v1 import servers
 from swconfig.common import deployment_request
 from swconfig.common import states
 
+# The description, and the end of the 400 that refuses a value ("It
+# must be ...", the "x-must-be" of swconfig.api.request_body).
+_ACTION_WORDS = ('an identifier such as CREATE, UPDATE or BACKUP (letters, '
+                 'digits and "_", not starting with a digit)')
 ACTION = {
     'type': ['string', 'null'], 'maxLength': 255,
     'pattern': states.ACTION_NAME_PATTERN,
-    'description': 'an identifier such as CREATE, UPDATE or BACKUP '
-                   '(letters, digits and "_", not starting with a digit)',
+    'description': _ACTION_WORDS,
+    'x-must-be': _ACTION_WORDS,
 }
 
 STATUS = {'enum': [*states.STATUSES, None]}
