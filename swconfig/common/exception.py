@@ -186,6 +186,17 @@ class RolloutNoTargets(Invalid):
                'least one server.')
 
 
+class RolloutServersForbidden(Forbidden):
+    msg_fmt = ('%(servers)s to another project; a rollout runs only on '
+               'servers of its own project.')
+
+
+class RolloutDeploymentMissing(Invalid):
+    msg_fmt = ('%(servers)s no deployment named %(name)s; give '
+               '"skip_missing": true (swconfig rollout create '
+               '--skip-missing) to run on the servers that have one.')
+
+
 class RolloutFinished(Conflict):
     msg_fmt = 'Rollout %(rollout_id)s is %(status)s already.'
 

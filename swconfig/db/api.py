@@ -96,6 +96,7 @@ software_deployments_delete_many = (
     deployments.software_deployments_delete_many)
 software_deployments_get_many = deployments.software_deployments_get_many
 software_deployments_waiting = deployments.software_deployments_waiting
+servers_with_deployment_named = deployments.servers_with_deployment_named
 
 agent_server_changes = servers.agent_server_changes
 agent_server_changes_purge = servers.agent_server_changes_purge

@@ -187,6 +187,26 @@ def software_deployment_get_all(context: RequestContext,
 
 
 @reader
+def servers_with_deployment_named(context: RequestContext,
+                                  server_ids: list[str], name: str
+                                  ) -> set[str]:
+    """Those of ``server_ids`` that have a deployment the caller may see
+    (not a trigger) of a config named ``name``: what a rollout that
+    triggers an action of that deployment can run on."""
+    model = models.SoftwareDeployment
+    found: set[str] = set()
+    for chunk in queries.in_chunks(sorted(set(server_ids))):
+        query = (queries.visible_deployments(context)
+                 .with_only_columns(model.server_id).distinct()
+                 .join(_CONFIG, _CONFIG.c.id == model.config_id)
+                 .where(model.server_id.in_(chunk),
+                        model.triggered_from.is_(None),
+                        _CONFIG.c.name == name))
+        found.update(context.session.scalars(query))
+    return found
+
+
+@reader
 def software_deployment_count(context: RequestContext,
                               at_most: int | None = None) -> int:
     """The project's deployments; counting stops at ``at_most`` (a quota

@@ -22,6 +22,7 @@ back as one dict per table, without the ORM, because they run on hot
 paths.
 """
 
+from collections.abc import Sequence
 from typing import Any
 
 import sqlalchemy as sa
@@ -51,6 +52,16 @@ def visible_deployments(context: RequestContext) -> sa.Select:
             model.tenant == context.project_id,
             model.stack_user_project_id == context.project_id))
     return query
+
+
+#: Ids per IN list: within every backend's limit of bound parameters.
+IN_CHUNK = 500
+
+
+def in_chunks(ids: Sequence[str]) -> list[Sequence[str]]:
+    """``ids`` in slices of at most ``IN_CHUNK``, one IN list each."""
+    return [ids[start:start + IN_CHUNK]
+            for start in range(0, len(ids), IN_CHUNK)]
 
 
 def new_row(table: sa.Table, values: dict) -> dict:

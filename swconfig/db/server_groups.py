@@ -40,15 +40,8 @@ from swconfig.db.session import writer
 _GROUP = models.ServerGroup.__table__
 _MEMBER = models.ServerGroupMember.__table__
 _SERVER = models.Server.__table__
-#: Ids per IN list: within every backend's limit of bound parameters.
-_CHUNK = 500
 #: How many unregistered ids a refusal names.
 _NAMED = 5
-
-
-def _chunks(ids: Sequence[str]) -> list[Sequence[str]]:
-    return [ids[start:start + _CHUNK] for start in range(0, len(ids),
-                                                        _CHUNK)]
 
 
 def _group_row(context: RequestContext, group_id: str,
@@ -73,7 +66,7 @@ def _check_members(context: RequestContext, project_id: str,
     servers are share-locked until the caller commits, so none is
     unregistered between this check and the members' insert."""
     owners: dict[str, str] = {}
-    for chunk in _chunks(server_ids):
+    for chunk in queries.in_chunks(server_ids):
         owners.update(context.session.execute(
             sa.select(_SERVER.c.id, _SERVER.c.tenant)
             .where(_SERVER.c.id.in_(chunk))
@@ -100,7 +93,7 @@ def _set_members(context: RequestContext, group: dict,
     connection = context.session.connection()
     connection.execute(sa.delete(_MEMBER).where(
         _MEMBER.c.group_id == group['id']))
-    for chunk in _chunks(sorted(set(server_ids))):
+    for chunk in queries.in_chunks(sorted(set(server_ids))):
         connection.execute(sa.insert(_MEMBER), [
             {'group_id': group['id'], 'server_id': server_id}
             for server_id in chunk])

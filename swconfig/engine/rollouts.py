@@ -57,6 +57,7 @@ from swconfig.engine import actions
 from swconfig.engine import deployment_batches
 from swconfig.engine import deployments
 from swconfig.engine import idempotency
+from swconfig.engine import rollout_targets
 
 LOG = log.getLogger(__name__)
 
@@ -92,30 +93,6 @@ def limit(value: str, total: int) -> int:
     if value.endswith('%'):
         return math.ceil(total * int(value[:-1]) / 100)
     return int(value)
-
-
-def _resolve(context: RequestContext, target: dict) -> list[str]:
-    """The servers of ``target``, in the order they start."""
-    if 'server_group' in target:
-        servers = db_api.server_group_resolve(context,
-                                              target['server_group'])
-        if not servers:
-            raise exception.RolloutNoTargets(
-                detail=f'server group {target["server_group"]} has no '
-                       f'members')
-        return servers
-    if 'selector' in target:
-        servers = sorted(db_api.servers_matching(
-            context, target['selector'], project_id=context.project_id))
-        if not servers:
-            wanted = ', '.join(f'{key}={value}' for key, value
-                               in sorted(target['selector'].items()))
-            raise exception.RolloutNoTargets(
-                detail=f'the selector {wanted} matches no server of the '
-                       f'project')
-        return servers
-    # A list: in the order given, each server once.
-    return list(dict.fromkeys(target['servers']))
 
 
 def create(context: RequestContext, target: dict, work: dict,
@@ -159,7 +136,8 @@ def _create_once(context: RequestContext, target: dict, work: dict,
         made = idempotency.made_before(context, key, request_digest)
     if made is not None:
         return False, made
-    servers = _resolve(context, target)
+    servers, left_out = rollout_targets.runnable(
+        context, rollout_targets.resolve(context, target), work)
     if work.get('config_id'):
         db_api.software_config_get(context, work['config_id'])
     values = {
@@ -179,6 +157,12 @@ def _create_once(context: RequestContext, target: dict, work: dict,
             context, values['id'], 'created',
             f'{len(servers)} targets; at most {values["max_concurrency"]} '
             f'at once, at most {values["max_errors"]} failures')
+        if left_out:
+            db_api.rollout_event_add(
+                context, values['id'], 'skipped',
+                rollout_targets.named(left_out, 'has', 'have')
+                + f' no deployment named '
+                f'{work["deployment_name"]}: left out (skip_missing)')
         idempotency.remember(context, key, request_digest, values['id'],
                              values['id'])
     LOG.info('Rollout %s of project %s created over %d servers',

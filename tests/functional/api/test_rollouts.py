@@ -268,11 +268,40 @@ def test_targets_refused_with_a_clear_message(api, project):
     error = assert_error(api.post(rollouts_url(project), json={
         'servers': ['a'], 'config_id': source['id'], 'action': 'X'}), 400)
     assert 'either config_id' in error['message']
-    for bad in ('150%', '-1', 'ten', -1):
+    for bad in ('150%', '-1', 'ten', -1, 0, '0', '0%'):
         error = assert_error(api.post(rollouts_url(project), json={
             'servers': ['a'], 'config_id': source['id'],
             'max_concurrency': bad}), 400)
-        assert 'max_concurrency' in error['message']
+        assert error['message'].endswith(
+            '. It must be a whole number from 1 to 9999999 or a percentage '
+            'from 1% to 100%.'), error['message']
+    error = assert_error(api.post(rollouts_url(project), json={
+        'servers': ['a'], 'config_id': source['id'],
+        'skip_missing': True}), 400)
+    assert error['message'] == ('skip_missing applies only with '
+                                'deployment_name.')
+    assert api.get(rollouts_url(project)).json == {'rollouts': []}
+
+
+def test_another_project_s_servers_are_refused_at_creation(api, project):
+    other = project + '-other'
+    theirs = [f'{other}-s{index}' for index in range(7)]
+    for server in theirs:
+        reply = api.put(helpers.url(other, 'servers', '/' + server),
+                        json={'labels': {'role': 'db'}})
+        assert reply.status == 200, reply.text
+    source = config(api, project)
+    error = assert_error(api.post(rollouts_url(project), json={
+        'servers': [servers(project, 1)[0], theirs[0]],
+        'config_id': source['id']}), 403)
+    assert error['message'] == (f'Server {theirs[0]} belongs to another '
+                                f'project; a rollout runs only on servers '
+                                f'of its own project.')
+    error = assert_error(api.post(rollouts_url(project), json={
+        'servers': theirs, 'config_id': source['id']}), 403)
+    assert error['message'].startswith(
+        f'Servers {", ".join(theirs[:5])} and 2 more belong to another '
+        f'project'), error['message']
     assert api.get(rollouts_url(project)).json == {'rollouts': []}
 
 
@@ -300,7 +329,7 @@ def test_a_group_of_another_project_is_not_found(api, project):
 def test_an_action_on_each_servers_deployment_of_a_component(api, project):
     """deployment_name + action: each target's deployment of the named
     component is triggered, as POST .../trigger does; a server without
-    one is a failed target."""
+    one is refused at creation, or left out with skip_missing."""
     component = helpers.create_config(
         api, project, name='db', group='component', config={'configs': [
             {'actions': ['CREATE'], 'tool': 'script', 'config': 'create'},
@@ -313,26 +342,34 @@ def test_an_action_on_each_servers_deployment_of_a_component(api, project):
     originals = {target['server_id']: target['deployment_id']
                  for target in targets(api, project, deployed['id'])}
 
-    backup = create_rollout(api, project, servers=names,
-                            deployment_name='db', action='BACKUP',
-                            max_concurrency=2, max_errors=1)
+    body = {'servers': names, 'deployment_name': 'db', 'action': 'BACKUP',
+            'max_concurrency': 2, 'max_errors': 1}
+    error = assert_error(api.post(rollouts_url(project), json=body), 400)
+    assert error['message'] == (
+        f'Server {names[3]} has no deployment named db; give '
+        f'"skip_missing": true (swconfig rollout create --skip-missing) to '
+        f'run on the servers that have one.')
+    assert len(api.get(rollouts_url(project)).json['rollouts']) == 1
+
+    backup = create_rollout(api, project, skip_missing=True, **body)
     drive(api, project, backup['id'], set(), 2)
     done = show(api, project, backup['id'])
     assert done['status'] == 'COMPLETE', done
     assert done['deployment_name'] == 'db' and done['action'] == 'BACKUP'
-    assert done['targets']['COMPLETE'] == 3
-    assert done['targets']['FAILED'] == 1
+    assert done['targets'] == {'NOT_STARTED': 0, 'IN_PROGRESS': 0,
+                               'COMPLETE': 3, 'FAILED': 0, 'CANCELLED': 0}
     for target in targets(api, project, backup['id'], 'COMPLETE'):
         trigger = api.get(helpers.url(
             project, 'software_deployments',
             '/' + target['deployment_id'])).json['software_deployment']
         assert trigger['action'] == 'BACKUP'
         assert trigger['triggered_from'] == originals[target['server_id']]
-    [missing] = targets(api, project, backup['id'], 'FAILED')
-    assert missing['server_id'] == names[3]
-    assert any(event['event'] == 'target_failed'
-               and 'no deployment named db' in event['reason']
-               for event in events(api, project, backup['id']))
+    assert names[3] not in {target['server_id'] for target in targets(
+        api, project, backup['id'])}
+    assert {'event': 'skipped', 'reason': f'Server {names[3]} has no '
+            f'deployment named db: left out (skip_missing)'} in [
+        {key: event[key] for key in ('event', 'reason')}
+        for event in events(api, project, backup['id'])]
 
 
 def test_the_same_idempotency_key_returns_the_same_rollout(api, project):

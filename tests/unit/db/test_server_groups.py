@@ -23,6 +23,7 @@ import pytest
 from swconfig.common import exception
 from swconfig.db import api as db_api
 from tests.unit.db import backends
+from tests.unit.db import rows
 
 # Code point order, which no backend's collation gives on its own (MariaDB
 # ignores case, PostgreSQL's locale orders "_" and case differently).
@@ -117,3 +118,25 @@ def test_a_refused_group_leaves_nothing(db, ctx, other_ctx):
     kept = db.server_group_get(ctx, group['id'])
     assert kept['servers'] == ['s1'] and kept['selector'] is None
     assert kept['updated_at'] is None
+
+
+@backends.on_every_backend
+def test_servers_with_a_deployment_named_for_a_rollout_action(
+        facade, ctx, other_ctx):
+    """What a rollout of ``deployment_name`` can run on: servers with a
+    visible deployment (not a trigger) of a config of that name."""
+    db_config = rows.make_config(ctx, name='db')
+    web_config = rows.make_config(ctx, name='web')
+    first = rows.make_deployment(ctx, db_config['id'], server_id='s-1')
+    rows.make_deployment(ctx, web_config['id'], server_id='s-2')
+    rows.make_deployment(ctx, db_config['id'], server_id='s-3',
+                         triggered_from=first['id'])
+    theirs = rows.make_config(other_ctx, name='db')
+    rows.make_deployment(other_ctx, theirs['id'], server_id='s-4')
+    wanted = ['s-1', 's-2', 's-3', 's-4', 's-5']
+    assert db_api.servers_with_deployment_named(ctx, wanted, 'db') == {'s-1'}
+    assert db_api.servers_with_deployment_named(ctx, wanted, 'web') == {
+        's-2'}
+    assert db_api.servers_with_deployment_named(other_ctx, wanted,
+                                                'db') == {'s-4'}
+    assert db_api.servers_with_deployment_named(ctx, [], 'db') == set()

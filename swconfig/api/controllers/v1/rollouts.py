@@ -55,6 +55,9 @@ def _split(document: dict) -> tuple[dict, dict]:
     target = {given[0]: document[given[0]]}
     config = [key for key in CONFIG_WORK if key in document]
     action = [key for key in ACTION_WORK if key in document]
+    if 'skip_missing' in document and 'deployment_name' not in document:
+        raise exception.InvalidParameterValue(
+            reason='skip_missing applies only with deployment_name.')
     if 'config_id' in document and not action:
         work = {key: document[key] for key in config}
         work.setdefault('signal_transport', 'default')
@@ -62,7 +65,10 @@ def _split(document: dict) -> tuple[dict, dict]:
             work['signal_transport'] = 'default'
         return target, work
     if set(action) == set(ACTION_WORK) and not config:
-        return target, {key: document[key] for key in action}
+        work = {key: document[key] for key in action}
+        if document.get('skip_missing'):
+            work['skip_missing'] = True
+        return target, work
     raise exception.InvalidParameterValue(
         reason='Give either config_id (with input_values, '
                'signal_transport, name, timeout) or deployment_name with '
