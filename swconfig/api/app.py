@@ -108,9 +108,6 @@ def _authenticated(app: Any) -> Any:
         from keystonemiddleware import auth_token
 
         return auth_token.AuthProtocol(app, {'oslo_config_config': CONF})
-    LOG.warning('auth_strategy is noauth: every caller is trusted as a '
-                'member of the project in the URL. Use this for '
-                'development and the embedded default only.')
     return noauth.NoAuthMiddleware(app)
 
 
@@ -119,6 +116,11 @@ def setup_app() -> repeat_polls.RepeatPolls:
     problem = urls.agent_base_url_problem()
     if problem:
         LOG.warning(problem)
+    if CONF.auth_strategy != 'keystone':
+        # Once, though two of the applications below are wrapped.
+        LOG.warning('auth_strategy is noauth: every caller is trusted as a '
+                    'member of the project in the URL. Use this for '
+                    'development and the embedded default only.')
     engine_api = rpcapi.EngineAPI()
     table = dispatch.RouteTable(routes.ROUTES)
     agent_app = agent.AgentApp(engine_api, table)

@@ -39,13 +39,21 @@ from swconfig.db import api as db_api
 #: Seconds the message bus check waits for a broker to accept.
 BUS_TIMEOUT = 2.0
 
-#: oslo.middleware's health check answer (not the standard error body).
-_ANSWER = {spec.JSON: {'schema': {
-    'type': 'object', 'required': ['reasons', 'detailed'],
-    'properties': {
-        'reasons': {'type': 'array', 'description': 'What each check '
-                    'found (more with [healthcheck] detailed).'},
-        'detailed': {'type': 'boolean'}}}}}
+#: oslo.middleware's health check answer (not the standard error body),
+#: in the type the Accept header asks for: plain text unless it asks for
+#: JSON or HTML.
+_ANSWER = {
+    'text/plain': {'schema': {
+        'type': 'string', 'description': 'The reasons, one per line (OK '
+                                         'when healthy).'}},
+    spec.JSON: {'schema': {
+        'type': 'object', 'required': ['reasons', 'detailed'],
+        'properties': {
+            'reasons': {'type': 'array', 'description': 'What each check '
+                        'found (more with [healthcheck] detailed).'},
+            'detailed': {'type': 'boolean'}}}},
+    'text/html': {'schema': {'type': 'string'}},
+}
 
 
 @spec.operation(
