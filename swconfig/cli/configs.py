@@ -15,6 +15,7 @@
 """``swconfig config create|list|show|delete``."""
 
 import argparse
+import difflib
 import json
 import logging
 from typing import Any
@@ -29,9 +30,23 @@ from swconfig.client import rest as api_client
 
 LOG = logging.getLogger(__name__)
 
-#: The group whose config is an object (Heat's OS::Heat::SoftwareComponent
-#: ``{"configs": [{"actions", "config", "tool"}]}``), read as YAML/JSON.
-STRUCTURED_GROUPS = ('component',)
+#: The groups whose hook takes the config as an object (what
+#: OS::Heat::StructuredConfig and OS::Heat::SoftwareComponent store): a
+#: config file that is a YAML or JSON mapping (or list) is sent as one.
+#: Other groups' hooks (script, ansible, puppet, salt...) write the
+#: config to a file as text.
+STRUCTURED_GROUPS = ('component', 'apply-config', 'cfn-init', 'docker-cmd',
+                     'docker-compose', 'hiera', 'json-file', 'kubelet')
+#: The hooks heat-agents ships (and the groups its 55-heat-config runs
+#: without one): another group runs only where someone installed a hook
+#: of that name, so ``config create`` warns that it may be a typo.
+SHIPPED_GROUPS = ('Heat::Ungrouped', 'ansible', 'apply-config', 'cfn-init',
+                  'chef', 'component', 'docker-cmd', 'docker-compose',
+                  'hiera', 'json-file', 'kubelet', 'puppet', 'salt',
+                  'script')
+#: ``--config-format``: how to read the config file, whatever the group
+#: (``--format``/``-f`` is the output format of every cliff command).
+FORMATS = ('json', 'yaml', 'text')
 DEFINITION_KEYS = ('inputs', 'outputs', 'options')
 
 
@@ -70,6 +85,40 @@ def _load_yaml(path: str) -> Any:
             f'{path} is not valid YAML or JSON: {error}') from error
 
 
+def _load_json(path: str) -> Any:
+    try:
+        return json.loads(_read(path))
+    except ValueError as error:
+        raise api_client.SwconfigError(
+            f'{path} is not valid JSON: {error}') from error
+
+
+def config_from_file(path: str, group: str, file_format: str | None
+                     ) -> Any:
+    """The config as the API takes it: the file's text, or the object a
+    YAML/JSON file holds for a structured group (or when ``--format``
+    says json or yaml). A structured group's file that is not a mapping
+    or list (a script, say) stays text, as Heat would store it.
+    ``file_format`` is ``--config-format``."""
+    if file_format == 'text':
+        return _read(path)
+    if file_format == 'json':
+        return _load_json(path)
+    if file_format == 'yaml':
+        return _load_yaml(path)
+    if group not in STRUCTURED_GROUPS:
+        return _read(path)
+    text = _read(path)
+    try:
+        document = yaml.safe_load(text)
+    except yaml.YAMLError as error:
+        if group == 'component':
+            raise api_client.SwconfigError(
+                f'{path} is not valid YAML or JSON: {error}') from error
+        return text
+    return document if isinstance(document, (dict, list)) else text
+
+
 def _definition(path: str | None) -> dict:
     """The inputs, outputs and options of a definition file (the same file
     ``openstack software config create --definition-file`` takes)."""
@@ -82,6 +131,16 @@ def _definition(path: str | None) -> dict:
             f'{path} must be a mapping with only the keys '
             f'{", ".join(DEFINITION_KEYS)}')
     return document
+
+
+def _warn_of_unknown_group(group: str) -> None:
+    if group in SHIPPED_GROUPS:
+        return
+    close = difflib.get_close_matches(group, SHIPPED_GROUPS, n=1)
+    LOG.warning('Group %s is not a hook heat-agents ships%s: an agent runs '
+                'its deployments only if the server has a hook of that '
+                'name installed; elsewhere they wait until they time out.',
+                group, f' (did you mean {close[0]}?)' if close else '')
 
 
 def _input(text: str) -> dict:
@@ -104,13 +163,21 @@ class CreateConfig(show.ShowOne):
         parser.add_argument(
             '--group', required=True,
             help='The hook that runs it on the server: script, ansible, '
-                 'puppet, component, ...')
+                 'puppet, component, ... (a group that is not one of '
+                 "heat-agents' hooks is taken, with a warning)")
         parser.add_argument(
             '--config-file', required=True, metavar='FILE',
             help='The config: the script (or playbook, manifest) as text; '
-                 'for --group component, a YAML or JSON document '
+                 'for the structured groups '
+                 f'({", ".join(STRUCTURED_GROUPS)}) a YAML or JSON '
+                 'mapping is stored as an object (for component: '
                  '{"configs": [{"actions": [...], "config": ..., '
-                 '"tool": ...}]}')
+                 '"tool": ...}]})')
+        parser.add_argument(
+            '--config-format', dest='file_format', choices=FORMATS,
+            help='Read --config-file as JSON or YAML (stored as an object '
+                 'whatever the group) or as text (stored as a string); '
+                 'default: by the group, as above')
         parser.add_argument(
             '--definition-file', metavar='FILE',
             help='YAML with the inputs, outputs and options of the config')
@@ -127,16 +194,15 @@ class CreateConfig(show.ShowOne):
     def take_action(self, parsed_args: argparse.Namespace) -> tuple:
         body: dict[str, Any] = {'inputs': [], 'outputs': [], 'options': {}}
         body.update(_definition(parsed_args.definition_file))
-        if parsed_args.group in STRUCTURED_GROUPS:
-            config = _load_yaml(parsed_args.config_file)
-        else:
-            config = _read(parsed_args.config_file)
+        config = config_from_file(parsed_args.config_file,
+                                  parsed_args.group, parsed_args.file_format)
         body.update(name=parsed_args.name, group=parsed_args.group,
                     config=config)
         body['inputs'] = list(body['inputs'] or []) + parsed_args.inputs
         body['outputs'] = list(body['outputs'] or []) + [
             {'name': name} for name in parsed_args.outputs]
         created = self.app.client.config_create(body)
+        _warn_of_unknown_group(parsed_args.group)
         return views.one(created, views.CONFIG)
 
 

@@ -16,22 +16,19 @@
 read outputs, cancel."""
 
 import argparse
+import difflib
 import logging
 
 from cliff import command
 from cliff import lister
 from cliff import show
 
+from swconfig.cli import exit_codes
 from swconfig.cli import views
 from swconfig.cli import waiting
 from swconfig.client import rest as api_client
-from swconfig.common import states
 
 LOG = logging.getLogger(__name__)
-
-#: Exit status of ``--wait`` when the action ended FAILED (cancelled and
-#: timed out included); 1 is a refused request, 2 a usage error.
-EXIT_FAILED = 3
 
 
 def _key_value(text: str) -> tuple[str, str]:
@@ -48,6 +45,40 @@ def _add_inputs(parser: argparse.ArgumentParser) -> None:
         help="A value for one of the config's inputs; repeat for more")
 
 
+def add_strict(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        '--strict', action='store_true',
+        help='Refuse an --input the config does not declare (a typo, '
+             'say) instead of warning and passing it on')
+
+
+def check_inputs(client: api_client.Client, config_id: str,
+                 inputs: dict, strict: bool) -> None:
+    """Warn of the ``--input`` names the config does not declare (Heat
+    passes them on as extra inputs, so a typo goes through silently);
+    with ``strict``, refuse them before anything is created."""
+    if not inputs:
+        return
+    config = client.config_show(config_id)
+    declared = [item['name'] for item in config.get('inputs') or []]
+    unknown = [name for name in inputs
+               if name not in declared and not name.startswith('deploy_')]
+    if not unknown:
+        return
+    hints = [f'{name} (did you mean {close[0]}?)' if close else name
+             for name in unknown
+             for close in [difflib.get_close_matches(name, declared, n=1)]]
+    declares = (f'it declares {", ".join(declared)}' if declared
+                else 'it declares no inputs')
+    message = (f'Config {config.get("name") or config_id} has no input '
+               f'{", ".join(hints)}; {declares}.')
+    if strict:
+        raise api_client.SwconfigError(
+            f'{message} Nothing was created (--strict).')
+    LOG.warning('%s The value is passed to the agent as given; --strict '
+                'refuses it.', message)
+
+
 def _add_timeout(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         '--timeout', type=int, metavar='SECONDS',
@@ -59,8 +90,8 @@ def _add_wait(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         '--wait', action='store_true',
         help='Follow the action until it finishes (progress on stderr), '
-             'then show the deployment; exit status 0 if COMPLETE, '
-             f'{EXIT_FAILED} if FAILED or cancelled')
+             f'then show the deployment; {exit_codes.HELP}')
+    waiting.add_retry_for(parser)
 
 
 class DeploymentCommand(show.ShowOne):
@@ -77,9 +108,9 @@ class DeploymentCommand(show.ShowOne):
             raise waiting.DeploymentGone(parsed_args.deployment_id)
         if self.always_waits or getattr(parsed_args, 'wait', False):
             deployment = waiting.wait(self.app.client, deployment,
-                                      self.app.stderr)
-            if deployment['status'] != states.COMPLETE:
-                self.exit_status = EXIT_FAILED
+                                      self.app.stderr,
+                                      parsed_args.retry_for)
+            self.exit_status = exit_codes.of_deployment(deployment)
         return views.one(deployment, views.DEPLOYMENT)
 
     def run(self, parsed_args: argparse.Namespace) -> int:
@@ -133,6 +164,7 @@ class CreateDeployment(DeploymentCommand):
             help='Running the command again with the same key returns '
                  'the deployment the first run made instead of a second '
                  'one')
+        add_strict(parser)
         _add_wait(parser)
         return parser
 
@@ -150,6 +182,8 @@ class CreateDeployment(DeploymentCommand):
                 body[key] = getattr(parsed_args, key)
         if parsed_args.strict_inputs:
             body['input_values_validate'] = 'STRICT'
+        check_inputs(self.app.client, parsed_args.config,
+                     body['input_values'], parsed_args.strict)
         return self.show(self.app.client.deployment_create(
             body, parsed_args.idempotency_key), parsed_args)
 
@@ -265,14 +299,26 @@ class CancelDeployment(_OneDeployment):
 class WaitForDeployment(_OneDeployment):
     """Follow a deployment's action until it finishes, as --wait does
     (again after Ctrl-C, say): progress on stderr, then the deployment;
-    exit status 0 if COMPLETE, 3 if FAILED or cancelled."""
+    exit status 0 COMPLETE, 3 FAILED, 4 CANCELLED."""
 
     always_waits = True
 
+    def get_parser(self, prog_name: str) -> argparse.ArgumentParser:
+        parser = super().get_parser(prog_name)
+        waiting.add_retry_for(parser)
+        return parser
+
     def take_action(self, parsed_args: argparse.Namespace) -> tuple:
-        return self.show(
-            self.app.client.deployment_show(parsed_args.deployment_id),
-            parsed_args)
+        # Started while the service restarts, it waits for it too.
+        calls = waiting.Reconnecting(
+            self._say, parsed_args.retry_for,
+            f'swconfig deployment wait {parsed_args.deployment_id}')
+        return self.show(calls.call(self.app.client.deployment_show,
+                                    parsed_args.deployment_id), parsed_args)
+
+    def _say(self, text: str) -> None:
+        self.app.stderr.write(text + '\n')
+        self.app.stderr.flush()
 
 
 class DeleteDeployments(command.Command):

@@ -20,11 +20,13 @@ import sys
 
 from cliff import app
 from cliff import commandmanager
+from cliff import help as cliff_help
 
 from swconfig import version
 from swconfig.cli import cloud
 from swconfig.cli import configs
 from swconfig.cli import deployments
+from swconfig.cli import overview
 from swconfig.cli import rollouts
 from swconfig.cli import server_groups
 from swconfig.cli import servers
@@ -61,6 +63,7 @@ COMMANDS = {
     'rollout create': rollouts.CreateRollout,
     'rollout list': rollouts.ListRollouts,
     'rollout show': rollouts.ShowRollout,
+    'rollout wait': rollouts.WaitForRollout,
     'rollout targets': rollouts.ListTargets,
     'rollout events': rollouts.ListRolloutEvents,
     'rollout cancel': rollouts.CancelRollout,
@@ -72,7 +75,8 @@ class SwconfigApp(app.App):
     usage errors need no credentials."""
 
     def __init__(self, argv: Sequence[str]) -> None:
-        self._argv = list(argv)
+        #: The command line, for the options that depend on it.
+        self.argv = list(argv)
         self._loader = None
         self._client: api_client.Client | None = None
         manager = commandmanager.CommandManager('swconfig.cli')
@@ -85,6 +89,14 @@ class SwconfigApp(app.App):
                         'group them and roll configs out to many.',
             version=version.version_string(),
             command_manager=manager, deferred_help=True)
+        # cliff adds its help command: ours leads with the commands.
+        manager.add_command('help', overview.Help)
+        manager.add_command('help auth', overview.AuthHelp)
+
+    def print_help_if_requested(self) -> None:
+        if self.deferred_help and self.options.deferred_help:
+            self.stdout.write(overview.text(self))
+            raise cliff_help.HelpExit()
 
     def build_option_parser(self, description: str | None,
                             version: str | None,
@@ -92,8 +104,14 @@ class SwconfigApp(app.App):
                             ) -> argparse.ArgumentParser:
         parser = super().build_option_parser(description, version,
                                              argparse_kwargs)
-        self._loader = cloud.register_arguments(parser, self._argv)
+        self._loader = cloud.register_arguments(parser, self.argv)
         return parser
+
+    def configure_logging(self) -> None:
+        # --debug shows the debug lines too, as with ``openstack --debug``.
+        if self.options.debug:
+            self.options.verbose_level = max(self.options.verbose_level, 2)
+        super().configure_logging()
 
     @property
     def client(self) -> api_client.Client:
@@ -104,4 +122,10 @@ class SwconfigApp(app.App):
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
-    return SwconfigApp(argv).run(argv)
+    try:
+        swconfig = SwconfigApp(argv)
+    except api_client.SwconfigError as error:
+        # Before cliff can report it: e.g. an unknown --os-cloud.
+        sys.stderr.write(f'{error}\n')
+        return 1
+    return swconfig.run(argv)

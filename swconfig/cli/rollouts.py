@@ -15,9 +15,10 @@
 """``swconfig rollout create|list|show|targets|events|cancel``: one
 config deployed to, or one action run on, many servers in waves.
 
-``rollout create --wait`` follows the rollout until it is over: a bar
-redrawn in place on a terminal, a line per change otherwise; the exit
-status is 0 only when the rollout is COMPLETE."""
+``rollout create --wait`` and ``rollout wait`` follow the rollout until
+it is over: a bar redrawn in place on a terminal, a line per change
+otherwise; the exit status is that of ``exit_codes`` (0 only when the
+rollout is COMPLETE)."""
 
 import argparse
 import logging
@@ -28,9 +29,12 @@ from typing import TextIO
 from cliff import lister
 from cliff import show
 
+from swconfig.cli import deployments
+from swconfig.cli import exit_codes
 from swconfig.cli import server_groups
 from swconfig.cli import servers
 from swconfig.cli import views
+from swconfig.cli import waiting
 from swconfig.client import rest as api_client
 
 LOG = logging.getLogger(__name__)
@@ -76,12 +80,40 @@ def progress(rollout: dict, elapsed: float, bar: bool) -> str:
     return f'{rollout["status"]} {text}'
 
 
+def _say_on_stderr(text: str) -> None:
+    sys.stderr.write(text + '\n')
+    sys.stderr.flush()
+
+
+def _stopped_message(rollout_id: str) -> str:
+    return (f'Stopped waiting; rollout {rollout_id} goes on: swconfig '
+            f'rollout wait {rollout_id} follows it again, swconfig rollout '
+            f'cancel {rollout_id} stops it.')
+
+
 def follow(client: api_client.Client, rollout: dict, out: TextIO,
-           tty: bool | None = None) -> dict:
+           tty: bool | None = None,
+           retry_for: float = waiting.RETRY_FOR_SECONDS) -> dict:
     """Wait for the rollout to be over, reporting progress on ``out``: a
     bar redrawn in place on a terminal, else a line whenever the status
     or a count changed; the rollout as it ended."""
     tty = out.isatty() if tty is None else tty
+
+    def say(text: str) -> None:
+        out.write(('\r\033[K' if tty else '') + text + '\n')
+        out.flush()
+
+    calls = waiting.Reconnecting(
+        say, retry_for, f'swconfig rollout wait {rollout["id"]}')
+    try:
+        return _follow(calls, client, rollout, out, tty)
+    except KeyboardInterrupt:
+        say(_stopped_message(rollout['id']))
+        raise
+
+
+def _follow(calls: waiting.Reconnecting, client: api_client.Client,
+            rollout: dict, out: TextIO, tty: bool) -> dict:
     start = time.monotonic()
     last = None
     while True:
@@ -98,7 +130,8 @@ def follow(client: api_client.Client, rollout: dict, out: TextIO,
             if tty:
                 out.write('\n')
             return rollout
-        rollout = client.rollout_show(rollout['id'], wait=POLL_SECONDS)
+        rollout = calls.call(client.rollout_show, rollout['id'],
+                             wait=POLL_SECONDS)
 
 
 class CreateRollout(show.ShowOne):
@@ -126,10 +159,16 @@ class CreateRollout(show.ShowOne):
         parser.add_argument('--action', metavar='ACTION',
                             help='With --deployment-name: the action to '
                                  'trigger')
+        parser.add_argument('--skip-missing', action='store_true',
+                            help='With --deployment-name: leave out the '
+                                 'servers that have no deployment of that '
+                                 'name (otherwise the rollout is refused, '
+                                 'naming them)')
         parser.add_argument('--input', dest='inputs', metavar='KEY=VALUE',
                             action='append', type=_key_value, default=[],
                             help="With --config: a value for one of the "
                                  "config's inputs; repeat for more")
+        deployments.add_strict(parser)
         parser.add_argument('--signal-transport', metavar='NAME',
                             help="With --config (default: the service's)")
         parser.add_argument('--max-concurrency', metavar='N|N%',
@@ -139,13 +178,14 @@ class CreateRollout(show.ShowOne):
                                  'stops (default 0)')
         parser.add_argument('--wait', action='store_true',
                             help='Follow the rollout until it is over; '
-                                 'exit 0 only when it is COMPLETE')
+                                 f'{exit_codes.HELP}')
+        waiting.add_retry_for(parser)
         return parser
 
     def run(self, parsed_args: argparse.Namespace) -> int:
-        self._complete = True
+        self._exit_status = exit_codes.COMPLETE
         status = super().run(parsed_args)
-        return status or (0 if self._complete else 1)
+        return status or self._exit_status
 
     def take_action(self, parsed_args: argparse.Namespace) -> tuple:
         if bool(parsed_args.deployment_name) != bool(parsed_args.action):
@@ -164,18 +204,24 @@ class CreateRollout(show.ShowOne):
             body['config_id'] = parsed_args.config
             if parsed_args.inputs:
                 body['input_values'] = dict(parsed_args.inputs)
+                deployments.check_inputs(client, parsed_args.config,
+                                         body['input_values'],
+                                         parsed_args.strict)
             if parsed_args.signal_transport:
                 body['signal_transport'] = parsed_args.signal_transport
         else:
             body['deployment_name'] = parsed_args.deployment_name
             body['action'] = parsed_args.action
+            if parsed_args.skip_missing:
+                body['skip_missing'] = True
         for option in ('max_concurrency', 'max_errors'):
             if getattr(parsed_args, option) is not None:
                 body[option] = getattr(parsed_args, option)
         rollout = client.rollout_create(body)
         if parsed_args.wait:
-            rollout = follow(client, rollout, sys.stderr)
-            self._complete = rollout['status'] == 'COMPLETE'
+            rollout = follow(client, rollout, sys.stderr,
+                             retry_for=parsed_args.retry_for)
+            self._exit_status = exit_codes.of_rollout(rollout)
         return views.one(rollout, ROLLOUT)
 
 
@@ -204,6 +250,35 @@ class ShowRollout(show.ShowOne, _OneRollout):
     def take_action(self, parsed_args: argparse.Namespace) -> tuple:
         return views.one(self.app.client.rollout_show(parsed_args.rollout),
                          ROLLOUT)
+
+
+class WaitForRollout(show.ShowOne, _OneRollout):
+    """Follow a rollout until it is over, as rollout create --wait does
+    (again after Ctrl-C, say), then show it; exit status 0 COMPLETE, 3
+    FAILED, 4 CANCELLED."""
+
+    def get_parser(self, prog_name: str) -> argparse.ArgumentParser:
+        parser = super().get_parser(prog_name)
+        self.add_rollout(parser)
+        waiting.add_retry_for(parser)
+        return parser
+
+    def run(self, parsed_args: argparse.Namespace) -> int:
+        self._exit_status = exit_codes.COMPLETE
+        status = super().run(parsed_args)
+        return status or self._exit_status
+
+    def take_action(self, parsed_args: argparse.Namespace) -> tuple:
+        client = self.app.client
+        # Started while the service restarts, it waits for it too.
+        first = waiting.Reconnecting(
+            _say_on_stderr, parsed_args.retry_for,
+            f'swconfig rollout wait {parsed_args.rollout}').call(
+                client.rollout_show, parsed_args.rollout)
+        rollout = follow(client, first, sys.stderr,
+                         retry_for=parsed_args.retry_for)
+        self._exit_status = exit_codes.of_rollout(rollout)
+        return views.one(rollout, ROLLOUT)
 
 
 class ListTargets(lister.Lister, _OneRollout):

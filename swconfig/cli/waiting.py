@@ -20,11 +20,18 @@ command holds one request open instead of polling. Progress goes to
 stderr (stdout keeps only the final deployment, for ``-f json``): on a
 terminal one line redrawn with a spinner, elsewhere a plain line whenever
 the status or the latest event changes.
+
+A wait outlives a restart of the service: while the service cannot be
+reached (or answers 502/503/504) the calls are retried with backoff for
+up to ``--retry-for`` seconds, after one line saying so.
 """
 
+import argparse
+from collections.abc import Callable
 import shutil
 import threading
 import time
+from typing import Any
 from typing import TextIO
 
 from swconfig.client import rest as api_client
@@ -39,6 +46,66 @@ MIN_POLL_SECONDS = 1.0
 #: On a non-terminal, a line at least this often while nothing changes.
 QUIET_LINE_SECONDS = 30
 SPINNER = '|/-\\'
+#: Default of ``--retry-for``: seconds a wait keeps trying to reach a
+#: service that went away (a restart takes a few).
+RETRY_FOR_SECONDS = 60
+#: The longest pause between two attempts to reach the service.
+MAX_RETRY_PAUSE = 5.0
+#: Answers of a service (or of the proxy in front of it) that is
+#: restarting: retried like a refused connection.
+_RESTARTING_STATUSES = (502, 503, 504)
+
+
+def add_retry_for(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        '--retry-for', type=float, default=RETRY_FOR_SECONDS,
+        metavar='SECONDS',
+        help='While waiting, keep trying this long to reach a service '
+             'that went away (a restart) before giving up; the action '
+             f'goes on either way (default {RETRY_FOR_SECONDS})')
+
+
+class Reconnecting:
+    """The calls of a wait, retried while the service is away: said once
+    on stderr, then quiet until it answers or ``retry_for`` seconds have
+    passed; then ``SwconfigError`` naming the command that follows the
+    action again (the action itself goes on in the service)."""
+
+    def __init__(self, say: Callable[[str], None], retry_for: float,
+                 follow_again: str) -> None:
+        self.say = say
+        self.retry_for = retry_for
+        self.follow_again = follow_again
+
+    def call(self, function: Callable[..., Any], *args: Any,
+             **kwargs: Any) -> Any:
+        away_since = None
+        pause = 0.5
+        while True:
+            try:
+                result = function(*args, **kwargs)
+            except api_client.SwconfigError as error:
+                if not (isinstance(error, api_client.Unreachable)
+                        or error.status in _RESTARTING_STATUSES):
+                    raise
+                problem = error
+            else:
+                if away_since is not None:
+                    self.say('swconfig answers again; still waiting.')
+                return result
+            now = time.monotonic()
+            if away_since is None:
+                away_since = now
+                self.say(f'{problem} The action goes on; trying again for '
+                         f'up to {self.retry_for:g} s.')
+            left = away_since + self.retry_for - now
+            if left <= 0:
+                raise api_client.SwconfigError(
+                    f'Gave up waiting after {self.retry_for:g} s without '
+                    f'an answer: {problem} The action goes on: '
+                    f'"{self.follow_again}" follows it again.') from problem
+            time.sleep(min(pause, left))
+            pause = min(pause * 2, MAX_RETRY_PAUSE)
 
 
 class DeploymentGone(Exception):
@@ -124,6 +191,15 @@ class Progress:
         self.stream.flush()
         self._last_line = time.monotonic()
 
+    def note(self, text: str) -> None:
+        """A line of its own (the spinner's line is redrawn after it)."""
+        with self._lock:
+            if self.tty:
+                self.stream.write('\r\033[K')
+            self.stream.write(text + '\n')
+            self.stream.flush()
+            self._last_line = time.monotonic()
+
     def finish(self, message: str) -> None:
         self._done.set()
         if self._spinner is not None:
@@ -148,43 +224,45 @@ def _deleted(deployment: dict, error: api_client.SwconfigError) -> bool:
         states.DELETE
 
 
-def _events_unless_deleted(client: api_client.Client,
+def _events_unless_deleted(calls: Reconnecting, client: api_client.Client,
                            deployment: dict) -> list[dict]:
     try:
-        return client.deployment_events(deployment['id'])
+        return calls.call(client.deployment_events, deployment['id'])
     except api_client.SwconfigError as error:
         if _deleted(deployment, error):
             raise DeploymentGone(deployment['id']) from error
         raise
 
 
-def _show_unless_deleted(client: api_client.Client,
+def _show_unless_deleted(calls: Reconnecting, client: api_client.Client,
                          deployment: dict) -> dict:
     """The next state of the deployment, held by the service until it
     changes (a long poll)."""
     try:
-        return client.deployment_show(deployment['id'],
-                                      wait=LONG_POLL_SECONDS)
+        return calls.call(client.deployment_show, deployment['id'],
+                          wait=LONG_POLL_SECONDS)
     except api_client.SwconfigError as error:
         if _deleted(deployment, error):
             raise DeploymentGone(deployment['id']) from error
         raise
 
 
-def wait(client: api_client.Client, deployment: dict,
-         stream: TextIO) -> dict:
+def wait(client: api_client.Client, deployment: dict, stream: TextIO,
+         retry_for: float = RETRY_FOR_SECONDS) -> dict:
     """The deployment once its status is final, reporting as it goes.
     ``DeploymentGone`` when a DELETE action removed it."""
     progress = Progress(stream, deployment['id'])
+    calls = Reconnecting(progress.note, retry_for,
+                         f'swconfig deployment wait {deployment["id"]}')
     try:
         while True:
-            events = _events_unless_deleted(client, deployment)
+            events = _events_unless_deleted(calls, client, deployment)
             progress.update(deployment['status'] or '', events)
             if deployment['status'] in states.FINAL_STATUSES:
                 break
             asked = time.monotonic()
             previous = deployment['status']
-            deployment = _show_unless_deleted(client, deployment)
+            deployment = _show_unless_deleted(calls, client, deployment)
             quick = time.monotonic() - asked
             if deployment['status'] == previous and quick < MIN_POLL_SECONDS:
                 time.sleep(MIN_POLL_SECONDS - quick)

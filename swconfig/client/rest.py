@@ -54,6 +54,45 @@ class SwconfigError(Exception):
         self.error_type = error_type
 
 
+class Unreachable(SwconfigError):
+    """The service did not answer: nothing listens at the endpoint, the
+    connection timed out or broke. A waiting command retries it."""
+
+    def __init__(self, endpoint: str, reason: str) -> None:
+        super().__init__(
+            f'Cannot reach swconfig at {endpoint} ({reason}); check that '
+            f'the service runs and that OS_ENDPOINT (or the catalog) '
+            f'points at it.')
+        self.endpoint = endpoint
+        self.reason = reason
+
+
+def connection_problem(error: BaseException) -> str:
+    """A connection error in a few words ("connection refused", "timed
+    out"), from the operating system's error deep in the chain that
+    keystoneauth, requests and urllib3 wrap it in."""
+    seen: set[int] = set()
+    pending: list[Any] = [error]
+    while pending:
+        current = pending.pop(0)
+        if not isinstance(current, BaseException) or id(current) in seen:
+            continue
+        seen.add(id(current))
+        if isinstance(current, TimeoutError) or 'timed out' in str(current):
+            return 'timed out'
+        if isinstance(current, OSError) and current.strerror:
+            return current.strerror.lower()
+        if isinstance(current, ConnectionError):
+            # e.g. http.client.RemoteDisconnected: the service went away
+            # while it held the request.
+            return 'the connection was closed'
+        pending.extend([current.__cause__, current.__context__,
+                        getattr(current, 'reason', None), *current.args])
+    if isinstance(error, ks_exceptions.ConnectTimeout):
+        return 'timed out'
+    return 'no connection'
+
+
 def _not_utf8(text: str) -> SwconfigError:
     """A command line argument that is not UTF-8 text (Python keeps such
     bytes as lone surrogates): said plainly, not as a codec error."""
@@ -135,6 +174,9 @@ class Client:
         started = time.monotonic()
         try:
             reply = self.session.request(url, method, **kwargs)
+        except ks_exceptions.ConnectionError as error:
+            raise Unreachable(self.endpoint,
+                              connection_problem(error)) from error
         except ks_exceptions.ClientException as error:
             raise SwconfigError(f'{method} {url} failed: {error}') from error
         LOG.debug('swconfig %s %s%s answered %s in %.3f s', method, path,

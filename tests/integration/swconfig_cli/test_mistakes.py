@@ -56,9 +56,9 @@ def test_a_typo_in_an_action_is_an_error_naming_the_defined_ones(cli):
     assert len(cli('deployment', 'list', '-f', 'json').ok().json()) == 1
 
     empty = cli('deployment', 'trigger', deployment, '--action', '')
-    one_line_error(empty, 400, 'Invalid value for action: the empty string '
-                               'is not an identifier such as CREATE, UPDATE '
-                               'or BACKUP')
+    one_line_error(empty, 400, 'Invalid value for action: the empty string. '
+                               'It must be an identifier such as CREATE, '
+                               'UPDATE or BACKUP')
     assert 'Required.' not in empty.stderr
 
 
@@ -107,3 +107,39 @@ def test_an_id_that_is_not_utf8_is_one_plain_line(cli):
         assert run.returncode == 1, run
         assert run.stderr == ('"a\\xffb" is not UTF-8 text; ids, names and '
                               'values must be UTF-8.\n'), run
+
+
+def test_a_group_that_is_no_hook_heat_agents_ships_is_warned_of(cli):
+    (cli.workdir / 'run.sh').write_text('#!/bin/sh\ntrue\n')
+    typo = cli('config', 'create', 'typo', '--group', 'scirpt',
+               '--config-file', 'run.sh', '-f', 'json').ok()
+    assert typo.json()['group'] == 'scirpt'  # taken, as Heat takes it
+    assert typo.stderr == (
+        'Group scirpt is not a hook heat-agents ships (did you mean '
+        'script?): an agent runs its deployments only if the server has a '
+        'hook of that name installed; elsewhere they wait until they time '
+        'out.\n')
+    shipped = cli('config', 'create', 'fine', '--group', 'script',
+                  '--config-file', 'run.sh').ok()
+    assert shipped.stderr == ''
+
+
+def test_an_input_the_config_does_not_declare_is_warned_of(cli):
+    config = hello_config(cli)  # declares "name"
+    server = f'srv-{uuid.uuid4().hex[:8]}'
+    said = ('Config hello has no input nme (did you mean name?); it '
+            'declares name.')
+    refused = cli('deployment', 'create', '--config', config['id'],
+                  '--server', server, '--input', 'nme=x', '--strict')
+    assert refused.returncode == 1, refused
+    assert refused.stderr == f'{said} Nothing was created (--strict).\n'
+    assert cli('deployment', 'list', '-f', 'json').ok().json() == []
+
+    warned = cli('deployment', 'create', '--config', config['id'],
+                 '--server', server, '--input', 'nme=x', '-f', 'json').ok()
+    assert warned.stderr == (f'{said} The value is passed to the agent as '
+                             f'given; --strict refuses it.\n')
+    assert warned.json()['input_values'] == {'nme': 'x'}
+    quiet = cli('deployment', 'create', '--config', config['id'],
+                '--server', server, '--input', 'name=x').ok()
+    assert quiet.stderr == ''

@@ -182,7 +182,7 @@ def test_wait_reattaches_after_ctrl_c(cli):
     cli('deployment', 'cancel', cancelled['id']).ok()
     failed = cli('deployment', 'wait', cancelled['id'], '-f', 'value', '-c',
                  'status_reason')
-    assert failed.returncode == 3, failed
+    assert failed.returncode == 4, failed
     assert failed.stdout == 'Deployment cancelled.\n'
     one_line_error(cli('deployment', 'wait', 'nope'), 404,
                    'Deployment with id nope not found')
