@@ -38,10 +38,12 @@ server from a virtualenv of their own (tools/local_agent.py).
 """
 
 import configparser
+import errno
 import hashlib
 import os
 import pathlib
 import shutil
+import socket
 import subprocess
 import sys
 import venv
@@ -222,6 +224,37 @@ def serve_address(args: list[str], env: dict[str, str]) -> tuple[str, str]:
     return host, port
 
 
+SERVE_HELP = """\
+usage: python3 tools/dev.py serve [--port N] [swconfig-all options...]
+
+Run swconfig-all, the embedded default (the REST API and an engine in one
+process, SQLite, in-process messaging, no Keystone), on
+http://127.0.0.1:8004, after setting up .venv with the runtime
+requirements if needed. It prints the lines that point the swconfig
+command, a local agent and a browser at it; Ctrl-C stops it.
+
+options:
+  -h, --help   show this help and exit (nothing is installed or started)
+  --port N     listen on port N instead of 8004 (over the [api] bind_port
+               of a --config-file)
+
+Any other option goes to swconfig-all (--config-file FILE, --debug, ...;
+.venv/bin/swconfig-all --help lists them).
+"""
+
+
+def port_in_use(host: str, port: str) -> bool:
+    """Whether something already listens where swconfig-all would."""
+    family = socket.AF_INET6 if host.startswith('[') else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host.strip('[]'), int(port)))
+        except OSError as error:
+            return error.errno == errno.EADDRINUSE
+    return False
+
+
 def serve_banner(args: list[str], env: dict[str, str]) -> str:
     """What ``serve`` prints before it starts: the lines that point the
     ``swconfig`` command (and a local agent) at it from another
@@ -272,12 +305,37 @@ def pytest_args(args: list[str]) -> list[str]:
             '--no-loadscope-reorder', *args]
 
 
+#: What ``--help`` lists, in the order of the module's docstring.
+_COMMAND_NAMES = ('serve', 'test', 'agent', 'docs', 'releasenotes',
+                  'genconfig', 'genpolicy')
+
+
 def main(argv: list[str]) -> int:
+    if argv and argv[0] in ('-h', '--help', 'help'):
+        print(__doc__)
+        return 0
     if argv and argv[0] == 'agent':
         return local_agent.main(argv[1:])
-    if not argv or argv[0] not in EXTRA_REQUIREMENTS:
+    if not argv:
         print(__doc__, file=sys.stderr)
         return 2
+    if argv[0] not in EXTRA_REQUIREMENTS:
+        print(f'tools/dev.py: unknown command {argv[0]!r}; the commands are '
+              f'{", ".join(_COMMAND_NAMES)} (python3 tools/dev.py --help '
+              f'says what each does).', file=sys.stderr)
+        return 2
+    if argv[0] == 'serve' and {'-h', '--help'} & set(argv[1:]):
+        print(SERVE_HELP, end='')
+        return 0
+    if argv[0] == 'serve':
+        port_env: dict[str, str] = dict(os.environ)
+        host, port = serve_address(_serve_port(argv[1:], port_env), port_env)
+        if port_in_use(host, port):
+            print(f'tools/dev.py serve: port {port} of {host} is in use '
+                  f'(another swconfig-all?); stop that one, or use '
+                  f'"python3 tools/dev.py serve --port N" with a free port '
+                  f'N.', file=sys.stderr)
+            return 1
     ensure_venv(argv[0])
     env = dict(os.environ, PATH=f'{BIN}{os.pathsep}{os.environ["PATH"]}',
                VIRTUAL_ENV=str(VENV))

@@ -78,6 +78,11 @@ def test_serve_from_a_fresh_venv_installs_runtime_requirements_only(
     assert f'    export PATH="{venv}/bin:$PATH"  # the swconfig command' \
         in output, output
     assert not [line for line in output if 'alembic' in line], output
+    # The first start prints no warning of a library (deprecations...),
+    # and the service's own noauth warning once.
+    assert not [line for line in output if 'Warning' in line], output
+    assert len([line for line in output
+                if 'auth_strategy is noauth' in line]) == 1, output
     # The test tool-chain is not part of a runtime install.
     for tool in ('pytest', 'schemathesis', 'ruff'):
         missing = subprocess.run([str(venv / 'bin' / 'python'), '-c',
