@@ -32,8 +32,10 @@ import requests
 from tests.fixtures import agent_stacks
 from tests.fixtures import processes
 
-#: Seconds a failing start may take before the test calls it a hang.
-EXIT_WITHIN = 20
+#: Seconds a failing start may take before the test calls it a hang: it
+#: takes one or two on an idle machine, but a run of the suite on a busy
+#: 2-core machine (its vCPUs also stolen by the host) took over 20.
+EXIT_WITHIN = 90
 SIGNING_KEY = 'test:' + 'k' * 32
 
 
