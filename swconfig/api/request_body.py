@@ -328,11 +328,13 @@ def _what_it_must_be(error: jsonschema.ValidationError,
     return words.get(error.validator, 'as the API reference describes it')
 
 
-def _message(error: jsonschema.ValidationError) -> str:
+def _message(error: jsonschema.ValidationError,
+             name: str | None = None) -> str:
     """A message that names the field, without echoing huge values, and
-    says in a sentence of its own what the field must be."""
+    says in a sentence of its own what the field must be; ``name`` is the
+    value's own name when it is not a body (a path parameter)."""
     path = list(error.absolute_path)
-    where = _path(path)
+    where = _path(path) if path or name is None else name
     schema = error.schema if isinstance(error.schema, dict) else {}
     if error.validator == 'additionalProperties':
         known = list(schema.get('properties', {}))
@@ -385,12 +387,14 @@ def _validator(schema: dict) -> Any:
     return known[1]
 
 
-def validate(schema: dict, document: Any) -> None:
-    """Raise InvalidParameterValue naming the first offending field."""
+def validate(schema: dict, document: Any, name: str | None = None) -> None:
+    """Raise InvalidParameterValue naming the first offending field (or
+    ``name``, for a value that is not a body)."""
     errors = sorted(_validator(schema).iter_errors(document),
                     key=lambda e: list(e.absolute_path))
     if errors:
-        raise exception.InvalidParameterValue(reason=_message(errors[0]))
+        raise exception.InvalidParameterValue(
+            reason=_message(errors[0], name))
 
 
 def load(request: Any, schema: dict) -> dict:

@@ -19,9 +19,10 @@ schemathesis sends every documented operation of a spawned
 in-process RPC, a free port of 127.0.0.1) generated valid and invalid
 requests, plus its coverage cases (boundary values, wrong types,
 undeclared methods and content types), and then chains operations along
-the document's links. The one property checked is that the server never
-answers 5xx: a 5xx is a server bug, never a flaky test. The seed is fixed,
-so a failure reproduces exactly.
+the document's links. The properties checked: the server never answers
+5xx (a server bug, never a flaky test), and every answer has a status, a
+content type and a body the document gives for the operation. The seed
+is fixed, so a failure reproduces exactly.
 
 The schema is built at import time from swconfig.api.routes (pytest must
 know the operations when it collects the tests, before the server runs);
@@ -38,7 +39,10 @@ import hypothesis
 import pytest
 import requests
 import schemathesis
+from schemathesis.checks import content_type_conformance
 from schemathesis.checks import not_a_server_error
+from schemathesis.checks import response_schema_conformance
+from schemathesis.checks import status_code_conformance
 
 from swconfig.api import routes
 
@@ -48,7 +52,10 @@ MAX_EXAMPLES = 25
 STATEFUL_SCENARIOS = 20
 STATEFUL_STEPS = 10
 MIN_STATEFUL_CALLS = 100
-CHECKS = [not_a_server_error]
+#: Never a 5xx, and every answer as the document says: a documented
+#: status, content type and body schema.
+CHECKS = [not_a_server_error, status_code_conformance,
+          content_type_conformance, response_schema_conformance]
 
 schema = schemathesis.openapi.from_dict(
     json.loads(routes.openapi_document_json()),

@@ -170,3 +170,12 @@ def test_every_pattern_says_what_it_must_be():
     assert len(patterned) > 5
     assert [where for where, rules in patterned
             if request_body.MUST_BE not in rules] == []
+
+
+def test_a_path_parameter_is_named_not_called_body():
+    with pytest.raises(exception.InvalidParameterValue) as info:
+        request_body.validate(REQUEST_SCHEMAS['ServerRegister']['properties'][
+            'server_id'], 'a/b', 'server_id')
+    assert info.value.message == (
+        "Invalid value for server_id: 'a/b'. It must be a server id: 1 to "
+        '255 characters, without "/" or control characters.')

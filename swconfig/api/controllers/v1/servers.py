@@ -108,7 +108,7 @@ def register() -> dict:
                            **spec.errors(400, 403)})
 def update(server_id: str) -> dict:
     context = pecan.request.context
-    request_body.validate(schemas.SERVER_ID, server_id)
+    request_body.validate(schemas.SERVER_ID, server_id, 'server_id')
     document = request_body.load(pecan.request, schemas.UPDATE)
     row = pecan.request.engine.set_server_labels(context, server_id,
                                                  document['labels'])
@@ -136,5 +136,5 @@ def agent_config(server_id: str) -> dict:
     for cloud-init user data. The first call claims the server for the
     caller's project (its signed URL is a credential)."""
     context = pecan.request.context
-    request_body.validate(schemas.SERVER_ID, server_id)
+    request_body.validate(schemas.SERVER_ID, server_id, 'server_id')
     return pecan.request.engine.get_agent_config(context, server_id)
