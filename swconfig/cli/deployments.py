@@ -31,7 +31,8 @@ from swconfig.client import rest as api_client
 LOG = logging.getLogger(__name__)
 
 
-def _key_value(text: str) -> tuple[str, str]:
+def key_value(text: str) -> tuple[str, str]:
+    """``KEY=VALUE`` of ``--input`` as a pair (argparse's type)."""
     key, has_value, value = text.partition('=')
     if not key or not has_value:
         raise argparse.ArgumentTypeError(f'{text!r} is not KEY=VALUE')
@@ -41,7 +42,7 @@ def _key_value(text: str) -> tuple[str, str]:
 def _add_inputs(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         '--input', dest='inputs', metavar='KEY=VALUE', action='append',
-        type=_key_value, default=[],
+        type=key_value, default=[],
         help="A value for one of the config's inputs; repeat for more")
 
 

@@ -53,13 +53,6 @@ POLL_SECONDS = 2
 BAR_WIDTH = 30
 
 
-def _key_value(text: str) -> tuple[str, str]:
-    key, has_value, value = text.partition('=')
-    if not key or not has_value:
-        raise argparse.ArgumentTypeError(f'{text!r} is not KEY=VALUE')
-    return key, value
-
-
 def progress(rollout: dict, elapsed: float, bar: bool) -> str:
     """One progress line: done, failed, in progress, not started, the
     elapsed time and, once something finished, an estimate of the rest."""
@@ -134,7 +127,19 @@ def _follow(calls: waiting.Reconnecting, client: api_client.Client,
                              wait=POLL_SECONDS)
 
 
-class CreateRollout(show.ShowOne):
+class _ExitsAsTheRollout:
+    """A command that follows a rollout: it exits with the status of
+    ``exit_codes`` for how the rollout ended (``take_action`` sets it)."""
+
+    _exit_status = exit_codes.COMPLETE
+
+    def run(self, parsed_args: argparse.Namespace) -> int:
+        self._exit_status = exit_codes.COMPLETE
+        status = super().run(parsed_args)  # type: ignore[misc]
+        return status or self._exit_status
+
+
+class CreateRollout(_ExitsAsTheRollout, show.ShowOne):
     """Deploy a config to, or run an action on, many servers in waves."""
 
     def get_parser(self, prog_name: str) -> argparse.ArgumentParser:
@@ -165,7 +170,8 @@ class CreateRollout(show.ShowOne):
                                  'name (otherwise the rollout is refused, '
                                  'naming them)')
         parser.add_argument('--input', dest='inputs', metavar='KEY=VALUE',
-                            action='append', type=_key_value, default=[],
+                            action='append', type=deployments.key_value,
+                            default=[],
                             help="With --config: a value for one of the "
                                  "config's inputs; repeat for more")
         deployments.add_strict(parser)
@@ -181,11 +187,6 @@ class CreateRollout(show.ShowOne):
                                  f'{exit_codes.HELP}')
         waiting.add_retry_for(parser)
         return parser
-
-    def run(self, parsed_args: argparse.Namespace) -> int:
-        self._exit_status = exit_codes.COMPLETE
-        status = super().run(parsed_args)
-        return status or self._exit_status
 
     def take_action(self, parsed_args: argparse.Namespace) -> tuple:
         if bool(parsed_args.deployment_name) != bool(parsed_args.action):
@@ -252,7 +253,7 @@ class ShowRollout(show.ShowOne, _OneRollout):
                          ROLLOUT)
 
 
-class WaitForRollout(show.ShowOne, _OneRollout):
+class WaitForRollout(_ExitsAsTheRollout, show.ShowOne, _OneRollout):
     """Follow a rollout until it is over, as rollout create --wait does
     (again after Ctrl-C, say), then show it; exit status 0 COMPLETE, 3
     FAILED, 4 CANCELLED."""
@@ -262,11 +263,6 @@ class WaitForRollout(show.ShowOne, _OneRollout):
         self.add_rollout(parser)
         waiting.add_retry_for(parser)
         return parser
-
-    def run(self, parsed_args: argparse.Namespace) -> int:
-        self._exit_status = exit_codes.COMPLETE
-        status = super().run(parsed_args)
-        return status or self._exit_status
 
     def take_action(self, parsed_args: argparse.Namespace) -> tuple:
         client = self.app.client

@@ -38,11 +38,11 @@ def test_every_command_is_documented_and_nothing_else():
 @pytest.mark.parametrize('text', ['=x', 'novalue'])
 def test_key_value_needs_both(text):
     with pytest.raises(Exception, match='is not KEY=VALUE'):
-        deployments._key_value(text)
+        deployments.key_value(text)
 
 
 def test_key_value_keeps_later_equals_signs():
-    assert deployments._key_value('url=http://x/?a=b') == (
+    assert deployments.key_value('url=http://x/?a=b') == (
         'url', 'http://x/?a=b')
 
 
