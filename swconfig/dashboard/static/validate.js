@@ -30,6 +30,8 @@ export const KEYWORDS = [
 export const ANNOTATIONS = [
   'title', 'description', 'default', 'examples', 'deprecated',
   'readOnly', 'writeOnly',
+  // Ours: what a patterned field must be, the end of the API 400.
+  'x-must-be',
 ];
 
 function typeOf(value) {

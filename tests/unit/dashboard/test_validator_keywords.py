@@ -38,7 +38,7 @@ def _listed(name: str) -> set[str]:
     match = re.search(rf'export const {name} = \[(.*?)\];',
                       VALIDATOR.read_text(), re.S)
     assert match, f'validate.js exports no {name}'
-    return set(re.findall(r"'([$\w]+)'", match.group(1)))
+    return set(re.findall(r"'([$\w-]+)'", match.group(1)))
 
 
 def _keywords(schema, schemas: dict, seen: set[str]) -> set[str]:
