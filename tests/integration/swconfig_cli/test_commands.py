@@ -255,7 +255,10 @@ def test_usage_and_connection_errors(cli, tmp_path):
     unreachable = cli('config', 'list', env=closed)
     assert unreachable.returncode == 1, unreachable
     assert unreachable.stderr.count('\n') == 1, unreachable
-    assert 'Unable to establish connection' in unreachable.stderr
+    assert unreachable.stderr == (
+        f'Cannot reach swconfig at {closed["OS_ENDPOINT"]} (connection '
+        f'refused); check that the service runs and that OS_ENDPOINT (or '
+        f'the catalog) points at it.\n')
     # --debug is the one way to a traceback.
     debugged = cli('--debug', 'config', 'show', 'x', env=closed)
     assert debugged.returncode == 1, debugged
