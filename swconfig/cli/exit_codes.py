@@ -34,16 +34,6 @@ CANCELLED = 4
 #: The wait was interrupted (Ctrl-C); the action goes on.
 INTERRUPTED = 130
 
-#: ``(code, meaning)`` in the order of the documented table.
-TABLE = (
-    (COMPLETE, 'COMPLETE'),
-    (REFUSED, 'refused request, unreachable service or other error'),
-    (USAGE, 'usage error'),
-    (FAILED, 'FAILED (a timeout included)'),
-    (CANCELLED, 'CANCELLED'),
-    (INTERRUPTED, 'interrupted (Ctrl-C); the action goes on'),
-)
-
 #: What ``--help`` of a waiting command says about it.
 HELP = ('exit status 0 COMPLETE, 3 FAILED, 4 CANCELLED, 1 refused or '
         'unreachable, 130 interrupted')
