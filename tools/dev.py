@@ -327,9 +327,13 @@ def main(argv: list[str]) -> int:
     if argv[0] == 'serve' and {'-h', '--help'} & set(argv[1:]):
         print(SERVE_HELP, end='')
         return 0
+    env = dict(os.environ, PATH=f'{BIN}{os.pathsep}{os.environ["PATH"]}',
+               VIRTUAL_ENV=str(VENV))
+    # Where the commands run, and read relative --config-file paths from.
+    os.chdir(ROOT)
     if argv[0] == 'serve':
-        port_env: dict[str, str] = dict(os.environ)
-        host, port = serve_address(_serve_port(argv[1:], port_env), port_env)
+        serve_args = _serve_port(argv[1:], env)
+        host, port = serve_address(serve_args, env)
         if port_in_use(host, port):
             print(f'tools/dev.py serve: port {port} of {host} is in use '
                   f'(another swconfig-all?); stop that one, or use '
@@ -337,14 +341,11 @@ def main(argv: list[str]) -> int:
                   f'N.', file=sys.stderr)
             return 1
     ensure_venv(argv[0])
-    env = dict(os.environ, PATH=f'{BIN}{os.pathsep}{os.environ["PATH"]}',
-               VIRTUAL_ENV=str(VENV))
-    os.chdir(ROOT)
     if argv[0] in COMMANDS:
         return _run_all(COMMANDS[argv[0]], argv[1:], env)
     if argv[0] == 'serve':
-        cmd = [str(BIN / 'swconfig-all'), *_serve_port(argv[1:], env)]
-        print(serve_banner(cmd[1:], env), flush=True)
+        cmd = [str(BIN / 'swconfig-all'), *serve_args]
+        print(serve_banner(serve_args, env), flush=True)
     else:
         cmd = [str(BIN / 'python'), '-m', 'pytest', *pytest_args(argv[1:])]
     os.execve(cmd[0], cmd, env)  # noqa: S606 - replaces this process

@@ -337,14 +337,10 @@ class WaitForDeployment(_OneDeployment):
     def take_action(self, parsed_args: argparse.Namespace) -> tuple:
         # Started while the service restarts, it waits for it too.
         calls = waiting.Reconnecting(
-            self._say, parsed_args.retry_for,
+            waiting.line_writer(self.app.stderr), parsed_args.retry_for,
             f'swconfig deployment wait {parsed_args.deployment_id}')
         return self.show(calls.call(self.app.client.deployment_show,
                                     parsed_args.deployment_id), parsed_args)
-
-    def _say(self, text: str) -> None:
-        self.app.stderr.write(text + '\n')
-        self.app.stderr.flush()
 
 
 class DeleteDeployments(command.Command):

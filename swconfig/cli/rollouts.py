@@ -73,11 +73,6 @@ def progress(rollout: dict, elapsed: float, bar: bool) -> str:
     return f'{rollout["status"]} {text}'
 
 
-def _say_on_stderr(text: str) -> None:
-    sys.stderr.write(text + '\n')
-    sys.stderr.flush()
-
-
 def _stopped_message(rollout_id: str) -> str:
     return (f'Stopped waiting; rollout {rollout_id} goes on: swconfig '
             f'rollout wait {rollout_id} follows it again, swconfig rollout '
@@ -268,7 +263,7 @@ class WaitForRollout(_ExitsAsTheRollout, show.ShowOne, _OneRollout):
         client = self.app.client
         # Started while the service restarts, it waits for it too.
         first = waiting.Reconnecting(
-            _say_on_stderr, parsed_args.retry_for,
+            waiting.line_writer(sys.stderr), parsed_args.retry_for,
             f'swconfig rollout wait {parsed_args.rollout}').call(
                 client.rollout_show, parsed_args.rollout)
         rollout = follow(client, first, sys.stderr,

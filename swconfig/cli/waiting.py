@@ -65,6 +65,15 @@ def add_retry_for(parser: argparse.ArgumentParser) -> None:
              f'goes on either way (default {RETRY_FOR_SECONDS})')
 
 
+def line_writer(stream: TextIO) -> Callable[[str], None]:
+    """What a wait says outside its progress display: a line on
+    ``stream``, flushed."""
+    def say(text: str) -> None:
+        stream.write(text + '\n')
+        stream.flush()
+    return say
+
+
 class Reconnecting:
     """The calls of a wait, retried while the service is away: said once
     on stderr, then quiet until it answers or ``retry_for`` seconds have
