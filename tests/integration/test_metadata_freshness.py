@@ -28,6 +28,7 @@ A stack with a 30 s bound shows the same polls can see a stale
 document: the cache really serves from memory.
 """
 
+import collections
 import contextlib
 import http.client
 import time
@@ -115,7 +116,18 @@ class Poller:
             if all(counted.count(pid) >= count for pid in self.workers):
                 return polls
             assert time.monotonic() < deadline, (
-                f'in {timeout}s the workers answered {polls}')
+                f'in {timeout}s: {_summary(polls, self.workers)}; every '
+                f'poll (started, pid, ETag): {polls}')
+
+
+def _summary(polls: list, workers: set[int]) -> str:
+    """How many polls each worker answered with each ETag, first: the
+    full list may be cut short in a report."""
+    counts = collections.Counter((worker, etag) for _, worker, etag in polls)
+    return ', '.join(f'{worker} answered {etag} x{count}'
+                     for (worker, etag), count in sorted(
+                         counts.items(), key=str)) + (
+        f' (workers {sorted(workers)})')
 
 
 def _db_etag(stack: agent_stacks.Stack) -> str:
