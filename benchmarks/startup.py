@@ -59,25 +59,34 @@ http.server.HTTPServer(('127.0.0.1', int(sys.argv[1])), Answer).serve_forever()
 def time_to_first_answer(command: list[str], port: int,
                          env: dict[str, str], timeout: float = 60) -> float:
     """Seconds from starting ``command`` until ``port`` answers a GET."""
-    url = f'http://127.0.0.1:{port}/v1/demo/software_configs'
     started = time.monotonic()
     process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL,
                                stderr=subprocess.DEVNULL)
     try:
-        while time.monotonic() - started < timeout:
-            if process.poll() is not None:
-                raise RuntimeError(f'{command[0]} exited with '
-                                   f'{process.returncode}')
-            try:
-                with urllib.request.urlopen(url, timeout=5) as reply:
-                    reply.read()
-                return time.monotonic() - started
-            except (urllib.error.URLError, ConnectionError):
-                time.sleep(0.01)
-        raise RuntimeError(f'{command[0]} did not answer in {timeout} s')
+        wait_for_answer(port, process, timeout)
+        return time.monotonic() - started
     finally:
         process.terminate()
         process.wait(30)
+
+
+def wait_for_answer(port: int, process: subprocess.Popen,
+                    timeout: float = 60) -> None:
+    """Until ``port`` answers a GET; RuntimeError if ``process`` exits or
+    ``timeout`` seconds pass first."""
+    url = f'http://127.0.0.1:{port}/v1/demo/software_configs'
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f'{process.args[0]} exited with '
+                               f'{process.returncode}')
+        try:
+            with urllib.request.urlopen(url, timeout=5) as reply:
+                reply.read()
+            return
+        except (urllib.error.URLError, ConnectionError):
+            time.sleep(0.01)
+    raise RuntimeError(f'{process.args[0]} did not answer in {timeout} s')
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -13,137 +13,44 @@
 #    under the License.
 
 """Where the ``swconfig`` command sends its requests, and with which
-credentials.
-
-The same sources as the ``openstack`` command, read by openstacksdk's
-``openstack.config`` (os-client-config): ``--os-*`` options, ``OS_*``
-variables and ``clouds.yaml`` (``--os-cloud``/``OS_CLOUD``). The endpoint
-is the ``orchestration`` entry of the Keystone catalog (swconfig registers
-as Heat does, so heatclient finds it too), or the entry of the type
-``OS_ORCHESTRATION_SERVICE_TYPE`` names (swconfig beside Heat), unless
-one is given; with
-``OS_AUTH_TYPE=none`` and ``OS_ENDPOINT=http://127.0.0.1:8004/v1/<project>``
-the command talks to the embedded default without Keystone.
+credentials: the same ``--os-*`` options, ``OS_*`` variables and
+clouds.yaml as the ``openstack`` command, read by openstacksdk
+(``clouds_config``); or, for the embedded default without Keystone
+(``OS_AUTH_TYPE=none`` and ``OS_ENDPOINT`` alone), without loading
+openstacksdk at all (``endpoint_only``).
 """
 
 import argparse
+from collections.abc import Mapping
 from collections.abc import Sequence
-import logging
 import os
-from typing import Any
+from typing import Protocol
 import urllib.parse
 
-from keystoneauth1 import exceptions as ks_exceptions
-from keystoneauth1 import loading as ks_loading
 from keystoneauth1 import session as ks_session
-from openstack import config as os_config
-from openstack import exceptions as sdk_exceptions
-from openstack.config import loader as os_config_loader
 
+from swconfig.cli import endpoint_only
 from swconfig.client import rest as api_client
 
-#: The catalog type swconfig registers under (doc/source/admin/keystone.rst).
-SERVICE_TYPE = 'orchestration'
 
-_HOW_TO_CONNECT = (
-    'set OS_CLOUD (clouds.yaml) or the OS_AUTH_URL/OS_USERNAME/... '
-    'variables, or OS_AUTH_TYPE=none and '
-    'OS_ENDPOINT=http://127.0.0.1:8004/v1/<project> for a service '
-    'without Keystone')
+class Loader(Protocol):
+    """Reads back the options ``register_arguments`` added."""
 
-
-LOG = logging.getLogger(__name__)
-
-#: The auth types that send no token: the embedded default's.
-_NO_AUTH_TYPES = ('none', 'noauth')
-#: Keystone settings openstacksdk keeps beside ``auth`` (not in it).
-_KEYSTONE_SETTINGS = ('auth_url', 'username', 'user_id', 'password')
-
-
-class CloudLoader(os_config.OpenStackConfig):
-    """openstacksdk's loader of ``--os-*``, ``OS_*`` and clouds.yaml,
-    which under ``OS_AUTH_TYPE=none`` ignores the credentials an openrc
-    left in the environment instead of failing on them."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        #: The auth values ``none`` ignored, for ``make_client``'s
-        #: ``--debug`` line.
-        self.ignored: list[str] = []
-
-    def auth_config_hook(self, config: dict[str, Any]) -> dict[str, Any]:
-        # openstacksdk's documented hook, called before the auth plugin is
-        # loaded (python-openstackclient overrides it too).
-        if config.get('auth_type') not in _NO_AUTH_TYPES:
-            return config
-        accepted = {option.dest for option in
-                    ks_loading.get_plugin_loader('none').get_options()}
-        auth = config.get('auth') or {}
-        self.ignored = sorted(
-            [key for key in auth if key not in accepted]
-            + [key for key in _KEYSTONE_SETTINGS if config.get(key)])
-        config['auth'] = {key: value for key, value in auth.items()
-                          if key in accepted}
-        return config
-
-
-def _clouds_files() -> list[str]:
-    """The clouds.yaml files openstacksdk looks for, in its order."""
-    override = os.environ.get('OS_CLIENT_CONFIG_FILE')
-    return ([override] if override else []) + list(
-        os_config_loader.CONFIG_FILES)
-
-
-def _unknown_cloud(loader: CloudLoader | None, error: Exception
-                   ) -> 'api_client.SwconfigError':
-    read = [path for path in _clouds_files() if os.path.isfile(path)]
-    found = loader.config_filename if loader is not None else None
-    if found or read:
-        where = f'read {found or ", ".join(read)}'
-    else:
-        folders = dict.fromkeys(os.path.dirname(path)
-                                for path in _clouds_files())
-        where = f'no clouds.yaml found in {", ".join(folders)}'
-    return api_client.SwconfigError(f'{_one_line(error)} It is not in any '
-                                    f'clouds.yaml ({where}).')
+    def session_and_endpoint(self, options: argparse.Namespace
+                             ) -> tuple[ks_session.Session, str]: ...
 
 
 def register_arguments(parser: argparse.ArgumentParser,
-                       argv: Sequence[str]) -> CloudLoader:
-    """Add the ``--os-*`` options (those of the chosen auth plugin
-    included, which is why ``argv`` is needed) and return the loader that
-    ``make_client`` reads them back with."""
-    loader = None
-    try:
-        loader = CloudLoader()
-        # Reads --os-cloud/OS_CLOUD to learn the cloud's auth type.
-        loader.register_argparse_arguments(parser, list(argv))
-    except sdk_exceptions.ConfigException as error:
-        if 'was not found' in str(error):
-            raise _unknown_cloud(loader, error) from error
-        raise api_client.SwconfigError(
-            f'Cannot read the cloud configuration: {_one_line(error)}'
-        ) from error
-    _rename_option(parser, '--timeout', '--os-timeout')
-    return loader
-
-
-def _rename_option(parser: argparse.ArgumentParser, old: str,
-                   new: str) -> None:
-    """cliff parses the global options anywhere on the line, so
-    keystoneauth's global ``--timeout`` (HTTP seconds) would take the
-    value of ``deployment create --timeout``; it becomes ``--os-timeout``
-    (argparse has no public way to rename an option)."""
-    action = parser._option_string_actions.pop(old, None)
-    if action is None:
-        return
-    action.option_strings = [new if name == old else name
-                             for name in action.option_strings]
-    parser._option_string_actions[new] = action
-
-
-def _one_line(error: BaseException) -> str:
-    return ' '.join(str(error).split())
+                       argv: Sequence[str],
+                       environ: Mapping[str, str] = os.environ) -> Loader:
+    """Add the options of the path ``argv`` and ``environ`` call for
+    (``--os-*``, those of the chosen auth plugin included), and return
+    the loader that ``make_client`` reads them back with."""
+    if endpoint_only.applies(argv, environ):
+        return endpoint_only.register_arguments(parser, environ)
+    # Only here: importing openstacksdk is half of the command's start-up.
+    from swconfig.cli import clouds_config
+    return clouds_config.register_arguments(parser, argv)
 
 
 def _check_endpoint(endpoint: str) -> None:
@@ -156,47 +63,10 @@ def _check_endpoint(endpoint: str) -> None:
             f'http://{endpoint.split("://")[-1]}.')
 
 
-def _no_endpoint_message(loader: CloudLoader) -> str:
-    """The variable to unset when ``none`` has no endpoint but Keystone
-    settings are there: the user meant one of the two."""
-    if 'auth_url' in loader.ignored:
-        return ('OS_AUTH_TYPE=none needs OS_ENDPOINT (the service\'s '
-                'http://host:port/v1/<project>); to use the Keystone of '
-                'OS_AUTH_URL instead, unset OS_AUTH_TYPE.')
-    return ('OS_AUTH_TYPE=none needs OS_ENDPOINT, e.g. '
-            'OS_ENDPOINT=http://127.0.0.1:8004/v1/<project>.')
-
-
-def make_client(loader: CloudLoader,
+def make_client(loader: Loader,
                 options: argparse.Namespace) -> api_client.Client:
     """An authenticated REST client for the project the credentials (or
     the endpoint, without Keystone) name."""
-    try:
-        cloud = loader.get_one(argparse=options)
-        if loader.ignored:
-            LOG.debug('Auth type none: ignoring %s (they apply only with '
-                      'Keystone)', ', '.join(f'OS_{key.upper()}'
-                                             for key in loader.ignored))
-        session: ks_session.Session = cloud.get_session()
-        # OS_ORCHESTRATION_SERVICE_TYPE (clouds.yaml:
-        # orchestration_service_type) picks swconfig's own catalog entry
-        # when Heat holds "orchestration"; OS_ORCHESTRATION_INTERFACE too.
-        service_type = cloud.get_service_type(SERVICE_TYPE)
-        endpoint = cloud.get_endpoint(SERVICE_TYPE) or session.get_endpoint(
-            service_type=service_type,
-            interface=cloud.get_interface(SERVICE_TYPE),
-            region_name=cloud.get_region_name(SERVICE_TYPE))
-    except (ks_exceptions.ClientException,
-            sdk_exceptions.SDKException) as error:
-        raise api_client.SwconfigError(
-            f'Cannot connect: {_one_line(error)}; {_HOW_TO_CONNECT}.'
-        ) from error
-    if not endpoint and cloud.config.get('auth_type') in _NO_AUTH_TYPES:
-        raise api_client.SwconfigError(
-            _no_endpoint_message(loader))
-    if not endpoint:
-        raise api_client.SwconfigError(
-            f'No swconfig endpoint ({service_type}) in the catalog; '
-            f'{_HOW_TO_CONNECT}.')
+    session, endpoint = loader.session_and_endpoint(options)
     _check_endpoint(endpoint)
     return api_client.Client(session, endpoint)

@@ -20,7 +20,7 @@ scaling page covers every background task of an engine."""
 import pathlib
 import re
 
-from swconfig.cli import cloud
+from swconfig.cli import clouds_config
 from swconfig.conf import agent
 from swconfig.engine import periodics
 from swconfig.transports import base
@@ -52,7 +52,7 @@ def test_the_transports_in_force_with_nothing_configured():
 
 def test_the_keystone_page_names_what_the_cli_looks_up():
     text = ' '.join((ADMIN / 'keystone.rst').read_text().split())
-    assert f"``{cloud.SERVICE_TYPE}``" in text
+    assert f"``{clouds_config.SERVICE_TYPE}``" in text
     assert 'OS_ORCHESTRATION_SERVICE_TYPE=software-config' in text
     assert 'openstack service create --name swconfig software-config' in (
         text)
