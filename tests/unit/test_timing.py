@@ -66,9 +66,13 @@ def test_a_run_with_xdist_prints_the_workers_fixture_and_module_times(
 
         @pytest.fixture(scope='module')
         def child_cpu():
-            # CPU in a child process, as a real service's start-up costs.
+            # CPU in a child process, as a real service's start-up costs:
+            # 0.3 s of it whatever the machine's speed (the report shows
+            # tenths, and a fixed amount of work can round to 0.0).
             subprocess.run([sys.executable, '-c',
-                            'sum(range(3_000_000))'], check=True)
+                            'import time\\n'
+                            'while time.process_time() < 0.3: pass'],
+                           check=True)
 
         def test_one(child_cpu):
             pass
