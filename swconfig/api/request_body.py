@@ -272,6 +272,14 @@ def _first_repeated(items: list) -> Any:
 #: its own, whatever the field's description says.
 MUST_BE = 'x-must-be'
 
+#: The schema keyword (an OpenAPI extension, ignored by validators) of a
+#: rule among a body's fields (an entry of its ``allOf``: exactly one of
+#: these, this one only with that one): the sentence, without its final
+#: period, that refuses a body breaking it. Where the rule is a ``oneOf``
+#: of ``required`` lists, the message adds which of them the request
+#: gives.
+RULE = 'x-rule'
+
 _TYPE_WORDS = {'string': 'a string', 'integer': 'a whole number',
                'number': 'a number', 'object': 'a JSON object',
                'array': 'a JSON array', 'boolean': 'true or false',
@@ -328,6 +336,46 @@ def _what_it_must_be(error: jsonschema.ValidationError,
     return words.get(error.validator, 'as the API reference describes it')
 
 
+def _chosen_branch(error: jsonschema.ValidationError
+                   ) -> jsonschema.ValidationError | None:
+    """For a ``oneOf`` whose branches each fix a field (``const`` or
+    ``enum``: a resource's ``type``), the first error of the one branch
+    the value chose; None when no single branch was chosen."""
+    if error.validator != 'oneOf' or not error.context:
+        return None
+    by_branch: dict[Any, list] = {}
+    for sub in error.context:
+        by_branch.setdefault(sub.relative_schema_path[0], []).append(sub)
+    chosen = [errors for errors in by_branch.values()
+              if not any(sub.validator in ('const', 'enum')
+                         for sub in errors)]
+    if len(chosen) != 1 or len(by_branch) != len(error.schema['oneOf']):
+        return None
+    return sorted(chosen[0], key=lambda sub: list(sub.absolute_path))[0]
+
+
+def _first_to_tell(error: jsonschema.ValidationError) -> tuple:
+    """Errors by where they are, the body's first; a ``oneOf`` that
+    neither states its rule nor was chosen by a field goes last: another
+    error (the field that chose no branch) says more."""
+    schema = error.schema if isinstance(error.schema, dict) else {}
+    vague = (error.validator == 'oneOf' and RULE not in schema
+             and _chosen_branch(error) is None)
+    return vague, list(error.absolute_path)
+
+
+def _given(error: jsonschema.ValidationError, schema: dict) -> str:
+    """`` (the request gives a and b)`` for a ``oneOf`` of ``required``
+    lists the body breaks by giving more than one."""
+    named = [key for branch in schema.get('oneOf', ())
+             for key in branch.get('required', ())]
+    given = [key for key in dict.fromkeys(named)
+             if isinstance(error.instance, dict) and key in error.instance]
+    if len(given) < 2:
+        return ''
+    return f' (the request gives {" and ".join(given)})'
+
+
 def _message(error: jsonschema.ValidationError,
              name: str | None = None) -> str:
     """A message that names the field, without echoing huge values, and
@@ -336,6 +384,11 @@ def _message(error: jsonschema.ValidationError,
     path = list(error.absolute_path)
     where = _path(path) if path or name is None else name
     schema = error.schema if isinstance(error.schema, dict) else {}
+    if RULE in schema:
+        return f'{schema[RULE]}{_given(error, schema)}.'
+    chosen = _chosen_branch(error)
+    if chosen is not None:
+        return _message(chosen, name)
     if error.validator == 'additionalProperties':
         known = list(schema.get('properties', {}))
         unknown = sorted(key for key in error.instance if key not in known)
@@ -391,7 +444,7 @@ def validate(schema: dict, document: Any, name: str | None = None) -> None:
     """Raise InvalidParameterValue naming the first offending field (or
     ``name``, for a value that is not a body)."""
     errors = sorted(_validator(schema).iter_errors(document),
-                    key=lambda e: list(e.absolute_path))
+                    key=_first_to_tell)
     if errors:
         raise exception.InvalidParameterValue(
             reason=_message(errors[0], name))
@@ -441,7 +494,7 @@ def load_list(request: Any, schema: dict, item_schema: dict,
             problems[index] = f'{_kind(item)}; a JSON object is expected.'
             continue
         errors = sorted(_validator(item_schema).iter_errors(item),
-                        key=lambda e: list(e.absolute_path))
+                        key=_first_to_tell)
         if errors:
             problems[index] = _message(errors[0])
     if problems:

@@ -20,8 +20,10 @@ in-process RPC, a free port of 127.0.0.1) generated valid and invalid
 requests, plus its coverage cases (boundary values, wrong types,
 undeclared methods and content types), and then chains operations along
 the document's links. The properties checked: the server never answers
-5xx (a server bug, never a flaky test), and every answer has a status, a
-content type and a body the document gives for the operation. The seed
+5xx (a server bug, never a flaky test), every answer has a status, a
+content type and a body the document gives for the operation, and the
+document is exact: a request it allows is accepted (2xx, or 404/409 for
+what does not exist or conflicts) and one it forbids is refused. The seed
 is fixed, so a failure reproduces exactly.
 
 The schema is built at import time from swconfig.api.routes (pytest must
@@ -40,7 +42,9 @@ import pytest
 import requests
 import schemathesis
 from schemathesis.checks import content_type_conformance
+from schemathesis.checks import negative_data_rejection
 from schemathesis.checks import not_a_server_error
+from schemathesis.checks import positive_data_acceptance
 from schemathesis.checks import response_schema_conformance
 from schemathesis.checks import status_code_conformance
 
@@ -52,15 +56,35 @@ MAX_EXAMPLES = 25
 STATEFUL_SCENARIOS = 20
 STATEFUL_STEPS = 10
 MIN_STATEFUL_CALLS = 100
-#: Never a 5xx, and every answer as the document says: a documented
-#: status, content type and body schema.
+#: Never a 5xx; every answer as the document says (a documented status,
+#: content type and body schema); what the document allows accepted and
+#: what it forbids refused.
 CHECKS = [not_a_server_error, status_code_conformance,
-          content_type_conformance, response_schema_conformance]
+          content_type_conformance, response_schema_conformance,
+          positive_data_acceptance, negative_data_rejection]
+
+#: What the document says of a well-formed request's answer, plus 400
+#: for the operations that refuse a well-formed request because of what
+#: exists, which no document can state: a rollout whose selector matches
+#: no server or whose servers lack the named deployment, a group of
+#: servers nobody registered, a list of deployments of unknown configs
+#: (one 404 would not name every item).
+ACCEPTED = ['2xx', '3xx', '401', '403', '404', '409', '429']
+REFUSED_BY_STATE = [('POST', '/v1/{tenant_id}/rollouts'),
+                    ('POST', '/v1/{tenant_id}/server_groups'),
+                    ('POST', '/v1/{tenant_id}/software_deployments')]
 
 schema = schemathesis.openapi.from_dict(
     json.loads(routes.openapi_document_json()),
     config=schemathesis.Config.from_dict({
         'seed': SEED,
+        'checks': {'positive_data_acceptance': {
+            'expected-statuses': ACCEPTED}},
+        'operations': [
+            {'include-method': method, 'include-path': path,
+             'checks': {'positive_data_acceptance': {
+                 'expected-statuses': [*ACCEPTED, '400']}}}
+            for method, path in REFUSED_BY_STATE],
         'parameters': {'path.tenant_id': PROJECT},
         'generation': {
             'max-examples': MAX_EXAMPLES,

@@ -83,7 +83,11 @@ class KeptChecks:
                 'The configs deployed to a server, by name.',
                 tag='software_deployments',
                 responses={**spec.ok('ServerMetadata', 'Full configs.'),
-                           **spec.errors(400, 403)})
+                           **spec.errors(400, 403)},
+                parameters=(spec.path(
+                    'server_id', {'type': 'string'},
+                    'Any server id, as in Heat: one that no deployment '
+                    'targets has an empty list.'),))
 def server_metadata(app: 'TenantViewApp', environ: dict, tenant_id: str,
                     server_id: str) -> Answer:
     """Heat's view of a server's deployments: the very document its

@@ -36,6 +36,7 @@ import typing
 from swconfig import version
 from swconfig.api.openapi import components
 from swconfig.api.openapi import spec
+from swconfig.api.schemas.v1 import servers as server_schemas
 from swconfig.common import urls
 
 
@@ -53,9 +54,11 @@ OPENAPI_VERSION = '3.1.0'
 WRITES = frozenset(('POST', 'PUT', 'PATCH', 'DELETE'))
 
 
-def _path_parameter(name: str, description: str) -> dict:
+def _path_parameter(name: str, description: str,
+                    schema: dict | None = None) -> dict:
     return {'name': name, 'in': 'path', 'required': True,
-            'description': description, 'schema': {'type': 'string'}}
+            'description': description,
+            'schema': schema or {'type': 'string'}}
 
 
 #: The templates' placeholders.
@@ -65,7 +68,8 @@ PATH_PARAMETERS = {
     'config_id': _path_parameter('config_id', 'Software config id.'),
     'deployment_id': _path_parameter('deployment_id',
                                      'Software deployment id.'),
-    'server_id': _path_parameter('server_id', 'Server id.'),
+    'server_id': _path_parameter('server_id', 'Server id.',
+                                 server_schemas.SERVER_ID),
     'group_id': _path_parameter('group_id', 'Server group id.'),
     'rollout_id': _path_parameter('rollout_id', 'Rollout id.'),
     'output_name': _path_parameter('output_name', 'The name of one of the '

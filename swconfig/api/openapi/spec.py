@@ -127,6 +127,24 @@ def errors(*codes: int) -> dict[str, dict]:
 NO_CONTENT = {'204': {'description': 'Deleted; empty body.'}}
 
 
+#: A query parameter's whole number of at least 0, in digits; empty is
+#: the same as absent (as in Heat).
+NON_NEGATIVE_INT = {'anyOf': [{'type': 'integer', 'minimum': 0},
+                              {'type': 'string', 'pattern': '^[0-9]*$'}]}
+#: A query parameter's ``true`` or ``false``, in any case.
+BOOLEAN = {'anyOf': [
+    {'type': 'boolean'},
+    {'type': 'string',
+     'pattern': '^(?:[Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$'}]}
+
+
+def path(name: str, schema: dict, description: str) -> dict:
+    """A path parameter that differs, for one operation, from the one
+    every path with its placeholder has (``document.PATH_PARAMETERS``)."""
+    return {'name': name, 'in': 'path', 'required': True,
+            'description': description, 'schema': schema}
+
+
 def query(name: str, schema: dict, description: str,
           required: bool = False) -> dict:
     """A query parameter."""
@@ -136,7 +154,12 @@ def query(name: str, schema: dict, description: str,
 
 IDEMPOTENCY_KEY = {
     'name': 'Idempotency-Key', 'in': 'header', 'required': False,
-    'schema': {'type': 'string', 'minLength': 1, 'maxLength': 255},
+    # Printable characters (Latin-1, as HTTP headers are), without a
+    # space at either end (HTTP servers strip those).
+    'schema': {'type': 'string', 'minLength': 1, 'maxLength': 255,
+               'pattern': '^[!-~\u00a1-\u00ac\u00ae-\u00ff]'
+                          '(?:[ -~\u00a1-\u00ac\u00ae-\u00ff]{0,253}'
+                          '[!-~\u00a1-\u00ac\u00ae-\u00ff])?$'},
     'description': 'Makes retries safe: a request with a key already used '
                    'for the same request (within [engine] '
                    'idempotency_key_expiry, a day by default) returns the '

@@ -30,8 +30,9 @@ export const KEYWORDS = [
 export const ANNOTATIONS = [
   'title', 'description', 'default', 'examples', 'deprecated',
   'readOnly', 'writeOnly',
-  // Ours: what a patterned field must be, the end of the API 400.
-  'x-must-be',
+  // Ours: what a patterned field must be, the end of the API 400; the
+  // sentence of a rule among a body's fields (exactly one of these).
+  'x-must-be', 'x-rule',
 ];
 
 function typeOf(value) {
@@ -104,16 +105,19 @@ export function validate(value, schema, document, path = []) {
   for (const sub of schema.allOf || []) {
     errors.push(...validate(value, sub, document, path));
   }
+  // A rule among the fields says what is wrong in its own words.
+  const broken = (generic) => (schema['x-rule']
+    ? errors.push(`${schema['x-rule']}.`) : fail(generic));
   if (schema.anyOf && !schema.anyOf.some(
     (sub) => !validate(value, sub, document, path).length)) {
-    fail('matches none of the allowed forms');
+    broken('matches none of the allowed forms');
   }
   if (schema.oneOf && schema.oneOf.filter(
     (sub) => !validate(value, sub, document, path).length).length !== 1) {
-    fail('must match exactly one of the allowed forms');
+    broken('must match exactly one of the allowed forms');
   }
   if (schema.not && !validate(value, schema.not, document, path).length) {
-    fail('is not allowed');
+    broken('is not allowed');
   }
   return errors;
 }

@@ -95,11 +95,23 @@ def test_list_is_newest_first_and_pages(api, project):
     ('abc', "Only integer is acceptable by 'limit'."),
     ('-1', "Value '-1' is invalid for 'limit' which only accepts "
            "non-negative integer."),
+    # Digits only, as the API reference says (int() takes these too).
+    ('%2B5', "Only integer is acceptable by 'limit'."),
+    ('%205', "Only integer is acceptable by 'limit'."),
+    ('5_0', "Only integer is acceptable by 'limit'."),
+    ('1&limit=2', "The query parameter 'limit' is given 2 times; give it "
+                  "once."),
 ])
 def test_bad_limit_is_400(api, project, limit, message):
     error = assert_error(api.get(configs_url(project, f'?limit={limit}')),
                          400)
     assert error['message'] == message
+
+
+def test_an_empty_limit_is_none_as_in_heat(api, project):
+    create_config(api, project)
+    assert len(api.get(configs_url(project, '?limit=')).json[
+        'software_configs']) == 1
 
 
 def test_global_tenant_is_denied_by_default(api, project):

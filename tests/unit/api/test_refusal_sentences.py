@@ -179,3 +179,77 @@ def test_a_path_parameter_is_named_not_called_body():
     assert info.value.message == (
         "Invalid value for server_id: 'a/b'. It must be a server id: 1 to "
         '255 characters, without "/" or control characters.')
+
+
+def _rules(schema: dict):
+    """Every rule among a body's fields (an ``allOf`` entry with an
+    ``x-rule``), nested bodies too."""
+    schema = _resolve(schema)
+    for entry in schema.get('allOf', ()):
+        if request_body.RULE in entry:
+            yield entry
+    for field in (schema.get('properties') or {}).values():
+        yield from _rules(field)
+
+
+def test_every_rule_among_fields_is_a_sentence_of_its_own():
+    rules = [rule for schema in REQUEST_SCHEMAS.values()
+             for rule in _rules(schema)]
+    assert len(rules) >= 3  # the rollout's target, work and skip_missing
+    for rule in rules:
+        sentence = rule[request_body.RULE]
+        assert not sentence.endswith('.'), sentence  # the message adds it
+        # It names every field the rule is about.
+        named = {key for branch in rule.get('oneOf', rule.get('anyOf', ()))
+                 for key in branch.get('required', ())}
+        assert named and all(key in sentence for key in named), (
+            named, sentence)
+
+
+@pytest.mark.parametrize('body, message', [
+    ({'config_id': 'c'}, 'Give exactly one target: server_group, servers '
+                         'or selector.'),
+    ({'servers': ['a'], 'selector': {'k': 'v'}, 'config_id': 'c'},
+     'Give exactly one target: server_group, servers or selector (the '
+     'request gives servers and selector).'),
+    ({'servers': ['a'], 'config_id': 'c', 'action': 'X'},
+     'Give either config_id (with input_values, signal_transport, name, '
+     'timeout) or deployment_name with action, not both and not one of '
+     'the pair alone (the request gives config_id and action).'),
+    ({'servers': ['a'], 'deployment_name': 'd'},
+     'Give either config_id (with input_values, signal_transport, name, '
+     'timeout) or deployment_name with action, not both and not one of '
+     'the pair alone.'),
+    ({'servers': ['a'], 'config_id': 'c', 'skip_missing': True},
+     'skip_missing applies only with deployment_name.'),
+])
+def test_a_rollout_breaking_a_rule_gets_its_sentence(body, message):
+    with pytest.raises(exception.InvalidParameterValue) as raised:
+        request_body.validate(REQUEST_SCHEMAS['RolloutCreate'], body)
+    assert raised.value.kwargs['reason'] == message
+
+
+@pytest.mark.parametrize('resource, message', [
+    ({'type': 'OS::Heat::SoftwareComponent'},
+     'Missing required field template.resources.r.properties.'),
+    ({'type': 'OS::Heat::SoftwareComponent', 'properties': {}},
+     'Missing required field template.resources.r.properties.configs.'),
+    ({'type': 'OS::Heat::SoftwareConfig', 'properties': {'configs': []}},
+     'Unknown field template.resources.r.properties.configs (did you '
+     'mean config?); '
+     'template.resources.r.properties accepts only: group, config, '
+     'inputs, outputs, options.'),
+    ({'type': 'OS::Nova::Server'},
+     'Invalid value for template.resources.r.type: \'OS::Nova::Server\'. '
+     'It must be one of "OS::Heat::SoftwareConfig", '
+     '"OS::Heat::StructuredConfig", "OS::Heat::SoftwareComponent".'),
+])
+def test_a_resource_is_checked_by_its_type(resource, message):
+    """The template's resources are one of two shapes, chosen by their
+    type: the refusal is that shape's, not "none of the forms"."""
+    template = {'heat_template_version': '2013-05-23',
+                'resources': {'r': resource}}
+    with pytest.raises(exception.InvalidParameterValue) as raised:
+        request_body.validate(REQUEST_SCHEMAS['TemplateValidate'],
+                              {'template': template})
+    assert raised.value.kwargs['reason'] == message

@@ -15,8 +15,11 @@
 """Parsing query parameters (with Heat's messages for bad values) and
 the ``Idempotency-Key`` header."""
 
+import re
+
 import pecan
 
+from swconfig.api.openapi import spec
 from swconfig.common import exception
 
 # Larger limits mean "everything"; the cap keeps the value inside every
@@ -28,11 +31,15 @@ MAX_KEY_LENGTH = 255
 
 
 def non_negative_int(name: str, value: str | None) -> int | None:
+    """Digits only (``int`` would also take " 5", "+5" and "5_0", which
+    the API reference does not describe); empty is absent, as in Heat."""
     if value is None or value == '':
         return None
-    try:
+    if value.startswith('-') and value[1:].isascii() and value[1:].isdigit():
+        number = -int(value[1:])
+    elif value.isascii() and value.isdigit():
         number = int(value)
-    except ValueError:
+    else:
         raise exception.InvalidParameterValue(
             reason=f"Only integer is acceptable by '{name}'.")
     if number < 0:
@@ -59,9 +66,15 @@ def optional_boolean(name: str, value: str | None) -> bool | None:
 
 
 def get(name: str) -> str | None:
-    """The query parameter ``name``; when repeated, the last one wins (as
-    in Heat), so a list never reaches the code below."""
-    return pecan.request.GET.get(name)
+    """The query parameter ``name``, given at most once: Heat takes the
+    last of a repeated one, which the API reference could not describe
+    (a parameter is one value or a list), so it is refused."""
+    values = pecan.request.GET.getall(name)
+    if len(values) > 1:
+        raise exception.InvalidParameterValue(
+            reason=f"The query parameter '{name}' is given {len(values)} "
+                   f"times; give it once.")
+    return values[0] if values else None
 
 
 def idempotency_key() -> str | None:
@@ -69,7 +82,7 @@ def idempotency_key() -> str | None:
     key = pecan.request.headers.get(IDEMPOTENCY_KEY)
     if key is None:
         return None
-    if not key or len(key) > MAX_KEY_LENGTH or not key.isprintable():
+    if not re.fullmatch(spec.IDEMPOTENCY_KEY['schema']['pattern'], key):
         raise exception.InvalidParameterValue(
             reason=f'The {IDEMPOTENCY_KEY} header must be 1 to '
                    f'{MAX_KEY_LENGTH} printable characters.')

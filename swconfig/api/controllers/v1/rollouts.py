@@ -31,48 +31,29 @@ from swconfig.db import api as db_api
 from swconfig.db import rollouts as rollout_db
 
 TAG = 'rollouts'
-TARGETS = ('server_group', 'servers', 'selector')
-CONFIG_WORK = ('config_id', 'input_values', 'signal_transport', 'name',
-               'timeout')
-ACTION_WORK = ('deployment_name', 'action')
 #: How often a ``?wait`` GET looks at the rollout again.
 WAIT_STEP = 0.2
 _WAIT = spec.query(
-    'wait', {'type': 'integer', 'minimum': 0},
+    'wait', spec.NON_NEGATIVE_INT,
     f'While the rollout runs, answer when it finished or after this many '
     f'seconds (at most {deployment_watch.MAX_WAIT}).')
 
 
 def _split(document: dict) -> tuple[dict, dict]:
-    """The request's target and work, each exactly one kind; 400
-    naming what is wrong otherwise."""
-    given = [key for key in TARGETS if key in document]
-    if len(given) != 1:
-        raise exception.InvalidParameterValue(
-            reason='Give exactly one target: server_group, servers or '
-                   'selector' + (f' (the request gives {" and ".join(given)})'
-                                 if given else '') + '.')
-    target = {given[0]: document[given[0]]}
-    config = [key for key in CONFIG_WORK if key in document]
-    action = [key for key in ACTION_WORK if key in document]
-    if 'skip_missing' in document and 'deployment_name' not in document:
-        raise exception.InvalidParameterValue(
-            reason='skip_missing applies only with deployment_name.')
-    if 'config_id' in document and not action:
-        work = {key: document[key] for key in config}
-        work.setdefault('signal_transport', 'default')
-        if work['signal_transport'] is None:
+    """The request's target and work (the schema's rules made each
+    exactly one kind)."""
+    target = {key: document[key] for key in schemas.TARGETS
+              if key in document}
+    if 'config_id' in document:
+        work = {key: document[key] for key in schemas.CONFIG_WORK
+                if key in document}
+        if work.get('signal_transport') is None:
             work['signal_transport'] = 'default'
         return target, work
-    if set(action) == set(ACTION_WORK) and not config:
-        work = {key: document[key] for key in action}
-        if document.get('skip_missing'):
-            work['skip_missing'] = True
-        return target, work
-    raise exception.InvalidParameterValue(
-        reason='Give either config_id (with input_values, '
-               'signal_transport, name, timeout) or deployment_name with '
-               'action, not both and not one of the pair alone.')
+    work = {key: document[key] for key in schemas.ACTION_WORK}
+    if document.get('skip_missing'):
+        work['skip_missing'] = True
+    return target, work
 
 
 @pecan.expose('json')
@@ -81,7 +62,7 @@ def _split(document: dict) -> tuple[dict, dict]:
     responses={**spec.ok('RolloutList', 'Rollouts, without counts.'),
                **spec.errors(400, 403)},
     parameters=(
-        spec.query('limit', {'type': 'integer', 'minimum': 0},
+        spec.query('limit', spec.NON_NEGATIVE_INT,
                    'At most this many rollouts.'),
         spec.query('marker', {'type': 'string'},
                    'Continue after this rollout id (ignored when '
@@ -155,9 +136,9 @@ def cancel(rollout_id: str) -> dict:
     responses={**spec.ok('RolloutTargetList', 'Targets.'),
                **spec.errors(400, 403, 404)},
     parameters=(
-        spec.query('limit', {'type': 'integer', 'minimum': 0},
+        spec.query('limit', spec.NON_NEGATIVE_INT,
                    'At most this many targets.'),
-        spec.query('marker', {'type': 'integer', 'minimum': 0},
+        spec.query('marker', spec.NON_NEGATIVE_INT,
                    'Continue after the target at this position.'),
         spec.query('state', {'enum': list(rollout_db.TARGET_STATES)},
                    'Only targets in this state.'),

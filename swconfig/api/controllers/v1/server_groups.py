@@ -44,7 +44,7 @@ _CREATED_LINKS = {
     responses={**spec.ok('ServerGroupList', 'Groups, without members.'),
                **spec.errors(400, 403)},
     parameters=(
-        spec.query('limit', {'type': 'integer', 'minimum': 0},
+        spec.query('limit', spec.NON_NEGATIVE_INT,
                    'At most this many groups.'),
         spec.query('marker', {'type': 'string'},
                    'Continue after this group id (ignored when unknown).'),

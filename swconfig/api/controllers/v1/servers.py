@@ -30,10 +30,12 @@ TAG = 'servers'
 LABEL_FILTER = 'label'
 
 
-def label_filter(texts: list[str]) -> dict[str, str]:
+def label_filter(texts: list[str]) -> dict[str, str] | None:
     """``?label=KEY=VALUE`` (repeatable; all must match) as a selector;
+    None when two give one key different values (no server matches);
     400 for one that is not a valid label."""
     selector: dict[str, str] = {}
+    contradictory = False
     for text in texts:
         key, equals, value = text.partition('=')
         problem = None
@@ -44,14 +46,12 @@ def label_filter(texts: list[str]) -> dict[str, str]:
         elif not re.fullmatch(schemas.LABEL_VALUE['pattern'], value):
             problem = (f'{value!r} is not '
                        f'{schemas.LABEL_VALUE["description"]}')
-        elif selector.get(key, value) != value:
-            problem = f'it gives {key} a second value'
         if problem:
             raise exception.InvalidParameterValue(
                 reason=f'Invalid value {text!r} for {LABEL_FILTER!r}: '
                        f'{problem}.')
-        selector[key] = value
-    return selector
+        contradictory |= selector.setdefault(key, value) != value
+    return None if contradictory else selector
 
 
 @pecan.expose('json')
@@ -60,13 +60,17 @@ def label_filter(texts: list[str]) -> dict[str, str]:
     responses={**spec.ok('ServerList', 'Servers.'),
                **spec.errors(400, 403)},
     parameters=(
-        spec.query(LABEL_FILTER, {'type': 'string'},
+        spec.query(LABEL_FILTER, {'type': 'array',
+                                  'items': schemas.LABEL_TERM},
                    'KEY=VALUE: only the servers with this label; '
-                   'repeat it for servers with all of them.'),
+                   'repeat it for servers with all of them (one key with '
+                   'two values: none).'),
     ))
 def index() -> dict:
     context = pecan.request.context
     selector = label_filter(pecan.request.GET.getall(LABEL_FILTER))
+    if selector is None:
+        return {'servers': []}
     with db_api.reader.using(context):  # the servers and their labels
         rows = db_api.server_get_all(context, labels=selector)
         labels = db_api.server_labels_get(context)

@@ -46,13 +46,13 @@ _CREATED_LINKS = {
     responses={**spec.ok('SoftwareConfigList', 'Config summaries.'),
                **spec.errors(400, 403)},
     parameters=(
-        spec.query('limit', {'type': 'integer', 'minimum': 0},
+        spec.query('limit', spec.NON_NEGATIVE_INT,
                    'At most this many configs.'),
         spec.query('marker', {'type': 'string'},
                    'Continue after this config id (ignored when unknown).'),
-        spec.query('global_tenant', {'type': 'boolean'},
+        spec.query('global_tenant', spec.BOOLEAN,
                    'All projects (policy software_configs:global_index).'),
-        spec.query('derived', {'type': 'boolean'},
+        spec.query('derived', spec.BOOLEAN,
                    'true: only the configs the service derived for '
                    'deployments; false: all but those; absent: all.'),
     ))

@@ -70,7 +70,7 @@ _CREATED_LINKS = {
             'tenant_id': _TENANT, 'config_id': _CREATED + 'config_id'}},
 }
 _WAIT = spec.query(
-    'wait', {'type': 'integer', 'minimum': 0},
+    'wait', spec.NON_NEGATIVE_INT,
     'Long poll: when the deployment is IN_PROGRESS, answer as soon as it '
     'changes (status, progress reason, outputs) or after this many '
     'seconds (at most 60), whichever comes first. A finished deployment '

@@ -38,6 +38,33 @@ POSITIVE_LIMIT = {
                  '1% to 100%',
 }
 
+#: The target: exactly one of these.
+TARGETS = ('server_group', 'servers', 'selector')
+#: The work: ``config_id`` with any of the others, or both ACTION_WORK.
+CONFIG_WORK = ('config_id', 'input_values', 'signal_transport', 'name',
+               'timeout')
+ACTION_WORK = ('deployment_name', 'action')
+
+
+def _none_of(keys: tuple[str, ...]) -> dict:
+    return {'not': {'anyOf': [{'required': [key]} for key in keys]}}
+
+
+#: The rules among the fields, each refused with its own sentence.
+RULES = [
+    {'oneOf': [{'required': [key]} for key in TARGETS],
+     'x-rule': 'Give exactly one target: server_group, servers or '
+               'selector'},
+    {'oneOf': [{'required': ['config_id'], **_none_of(ACTION_WORK)},
+               {'required': list(ACTION_WORK), **_none_of(CONFIG_WORK)}],
+     'x-rule': 'Give either config_id (with input_values, '
+               'signal_transport, name, timeout) or deployment_name with '
+               'action, not both and not one of the pair alone'},
+    {'anyOf': [_none_of(('skip_missing',)),
+               {'required': ['deployment_name']}],
+     'x-rule': 'skip_missing applies only with deployment_name'},
+]
+
 CREATE = {
     'title': 'RolloutCreate',
     'description': 'Deploy a config to, or run an action on, many servers '
@@ -107,4 +134,5 @@ CREATE = {
                                     'ends FAILED (default 0).'},
     },
     'additionalProperties': False,
+    'allOf': RULES,
 }

@@ -68,6 +68,16 @@ LABEL_VALUE = {
     'x-must-be': _LABEL_VALUE_WORDS,
 }
 
+#: One ``?label=KEY=VALUE`` of a server list: a label key, "=", a label
+#: value.
+LABEL_TERM = {
+    'type': 'string',
+    'pattern': '^' + LABEL_KEY['pattern'].strip('^$') + '='
+               + LABEL_VALUE['pattern'].strip('^$') + '$',
+    'description': f'KEY=VALUE: {_LABEL_KEY_WORDS}, "=" and '
+                   f'{_LABEL_VALUE_WORDS}',
+}
+
 LABELS = {
     'type': 'object',
     'propertyNames': LABEL_KEY,

@@ -16,7 +16,11 @@
 
 IO_TYPES = ['String', 'Number', 'CommaDelimitedList', 'Json', 'Boolean',
             None]
-_BOOLEAN = {'type': ['boolean', 'string', 'null']}
+# Heat takes "true" and "false" as strings too, in any case.
+_BOOLEAN = {'type': ['boolean', 'string', 'null'],
+            'pattern': '^(?:[Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$',
+            'x-must-be': 'true, false or null (or "true" or "false" in any '
+                         'case)'}
 _NAME = {'type': ['string', 'number', 'null'], 'maxLength': 255}
 _DESCRIPTION = {'type': ['string', 'number', 'null'],
                 'description': 'For people; null is stored as ``""``.'}
@@ -175,6 +179,19 @@ _RESOURCE_PROPERTIES = (
     '(at least one action name; default ``CREATE`` and ``UPDATE``). One '
     'action may appear in only one entry.')
 
+COMPONENT_TYPE = 'OS::Heat::SoftwareComponent'
+CONFIG_TYPES = ('OS::Heat::SoftwareConfig', 'OS::Heat::StructuredConfig')
+
+#: A resource's properties by its type: a component needs them (its
+#: ``configs``), a config may leave them out.
+_RESOURCE_BY_TYPE = [
+    {'properties': {'type': {'const': COMPONENT_TYPE},
+                    'properties': COMPONENT_PROPERTIES},
+     'required': ['properties']},
+    {'properties': {'type': {'enum': list(CONFIG_TYPES)},
+                    'properties': CONFIG_PROPERTIES}},
+]
+
 # Left open, as Heat's: a template check stores nothing, and a template
 # may carry other sections (parameters, outputs); the properties of each
 # resource are checked closed (CONFIG_PROPERTIES, COMPONENT_PROPERTIES).
@@ -206,15 +223,15 @@ VALIDATE = {
                                        'component.',
                         'type': 'object',
                         'properties': {
-                            'type': {'enum': ['OS::Heat::SoftwareConfig',
-                                              'OS::Heat::StructuredConfig',
-                                              'OS::Heat::SoftwareComponent'],
+                            'type': {'enum': [*CONFIG_TYPES,
+                                              COMPONENT_TYPE],
                                      'description': _RESOURCE_TYPE},
                             'properties': {'type': 'object',
                                            'description':
                                                _RESOURCE_PROPERTIES},
                         },
                         'required': ['type'],
+                        'oneOf': _RESOURCE_BY_TYPE,
                     },
                 },
             },
@@ -223,3 +240,4 @@ VALIDATE = {
     },
     'required': ['template'],
 }
+
