@@ -95,6 +95,8 @@ ROUTES: tuple[Route, ...] = (
     Route(urls.CONFIGS, 'POST', configs.create, 'software_configs:create'),
     Route(urls.CONFIG, 'GET', configs.show, 'software_configs:show'),
     Route(urls.CONFIG, 'DELETE', configs.delete, 'software_configs:delete'),
+    Route(urls.CONFIG_INPUT_CHECK, 'POST', configs.input_check,
+          'software_configs:input_check'),
 
     Route(urls.DEPLOYMENTS, 'GET', deployments.index,
           'software_deployments:index'),

@@ -16,7 +16,6 @@
 read outputs, cancel."""
 
 import argparse
-import difflib
 import logging
 
 from cliff import command
@@ -53,50 +52,19 @@ def add_strict(parser: argparse.ArgumentParser) -> None:
              'say) instead of warning and passing it on')
 
 
-def _referenced(document: object, input_key: str) -> list[str]:
-    """The input names a structured config refers to as ``{input_key:
-    name}`` (what ``--input-key`` replaces)."""
-    found: list[str] = []
-    pending = [document]
-    while pending:
-        node = pending.pop()
-        if isinstance(node, dict):
-            if len(node) == 1 and isinstance(node.get(input_key), str):
-                found.append(node[input_key])
-            else:
-                pending.extend(node.values())
-        elif isinstance(node, list):
-            pending.extend(node)
-    return found
-
-
 def check_inputs(client: api_client.Client, config_id: str,
                  inputs: dict, strict: bool,
                  input_key: str | None = None) -> None:
-    """Warn of the ``--input`` names the config neither declares nor
-    (with ``input_key``) refers to: Heat passes them on as extra inputs,
-    so a typo goes through silently. With ``strict``, refuse them before
-    anything is created."""
+    """Warn of the ``--input`` names the config does not take, as the
+    service finds them (Heat passes them on as extra inputs, so a typo
+    goes through silently); with ``strict``, refuse them before anything
+    is created."""
     if not inputs:
         return
-    config = client.config_show(config_id)
-    declared = [item['name'] for item in config.get('inputs') or []]
-    if input_key:
-        declared += [name for name in _referenced(config.get('config'),
-                                                  input_key)
-                     if name not in declared]
-    unknown = [name for name in inputs
-               if name not in declared and not name.startswith('deploy_')]
-    if not unknown:
+    message = client.config_input_check(config_id, inputs,
+                                        input_key)['message']
+    if message is None:
         return
-    hints = [f'{name} (did you mean {close[0]}?)' if close else name
-             for name in unknown
-             for close in [difflib.get_close_matches(name, declared, n=1)]]
-    verb = 'declares or refers to' if input_key else 'declares'
-    declares = (f'it {verb} {", ".join(declared)}' if declared
-                else f'it {verb} no inputs')
-    message = (f'Config {config.get("name") or config_id} has no input '
-               f'{", ".join(hints)}; {declares}.')
     if strict:
         raise api_client.SwconfigError(
             f'{message} Nothing was created (--strict).')

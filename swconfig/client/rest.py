@@ -209,6 +209,14 @@ class Client:
         return self.request(
             'GET', f'{CONFIGS}/{_quote(config_id)}')['software_config']
 
+    def config_input_check(self, config_id: str, input_values: dict,
+                           input_key: str | None = None) -> dict:
+        """Which of ``input_values`` the config does not take."""
+        return self.request(
+            'POST', f'{CONFIGS}/{_quote(config_id)}/input_check',
+            {'input_values': input_values, 'input_key': input_key}
+        )['input_check']
+
     def config_delete(self, config_id: str) -> None:
         self.request('DELETE', f'{CONFIGS}/{_quote(config_id)}')
 

@@ -41,6 +41,9 @@ rules = [
     _rule('software_configs:delete', base.PROJECT_MEMBER,
           'Delete a software config.',
           [{'path': urls.CONFIG, 'method': 'DELETE'}]),
+    _rule('software_configs:input_check', base.PROJECT_READER,
+          'Check input values against a config before deploying it.',
+          [{'path': urls.CONFIG_INPUT_CHECK, 'method': 'POST'}]),
     _rule('software_configs:validate', base.PROJECT_READER,
           'Validate a template holding software configs (what '
           '"openstack software config create" sends first).',

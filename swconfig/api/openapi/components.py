@@ -290,6 +290,21 @@ ENVELOPES: dict[str, dict] = {
         'Description': {'type': 'string'},
         'Parameters': {'type': 'object'},
     }),
+    'InputCheckResult': _envelope('input_check', _object({
+        'inputs': {'type': 'array', 'items': {'type': 'string'},
+                   'description': 'The inputs the config takes: declared, '
+                                  'then referenced through input_key.'},
+        'unknown': {'type': 'array', 'items': _object({
+            'name': {'type': 'string'},
+            'closest': {'type': ['string', 'null'],
+                        'description': 'The input it was most likely '
+                                       'meant to be.'}}),
+            'description': 'The names given that the config does not '
+                           'take, in the order given.'},
+        'message': {'type': ['string', 'null'],
+                    'description': 'A sentence naming them (null when '
+                                   'there are none).'},
+    })),
 }
 
 ERROR_RESPONSES: dict[str, tuple[str, str]] = {

@@ -169,7 +169,10 @@ def build(routes: Sequence[Route]) -> dict:
             'title': 'swconfig',
             'version': version.version_string(),
             'description': 'Heat-compatible software configuration API. '
-                           'Create and update answer 200, delete 204.',
+                           'Create and update answer 200, delete 204. No '
+                           'string of a request body, key or value, may '
+                           'hold a NUL character (U+0000; PostgreSQL '
+                           'cannot store one): 400 naming the field.',
         },
         'paths': paths(routes),
         'components': {

@@ -168,3 +168,40 @@ def test_configs_are_immutable(api, project):
     config = create_config(api, project)
     assert_error(api.put(configs_url(project, '/' + config['id']),
                          json={'name': 'x'}), 405)
+
+
+def test_input_check_names_what_the_config_does_not_take(api, project):
+    config = create_config(
+        api, project, name='web', group='apply-config',
+        inputs=[{'name': 'name'}],
+        config={'listen': {'get_input': 'port'}, 'server': 'x'})
+    url = configs_url(project, f'/{config["id"]}/input_check')
+
+    def check(**body):
+        reply = api.post(url, json=body)
+        assert reply.status == 200, reply.text
+        return reply.json['input_check']
+
+    typo = check(input_values={'nme': 'x', 'name': 'y', 'prot': 1,
+                               'deploy_server_id': 's'})
+    assert typo == {
+        'inputs': ['name'],
+        'unknown': [{'name': 'nme', 'closest': 'name'},
+                    {'name': 'prot', 'closest': None}],
+        'message': 'Config web has no input nme (did you mean name?), '
+                   'prot; it declares name.'}
+    # Through input_key, what the structured config refers to is taken.
+    referred = check(input_values={'prot': 1}, input_key='get_input')
+    assert referred['inputs'] == ['name', 'port']
+    assert referred['unknown'] == [{'name': 'prot', 'closest': 'port'}]
+    assert referred['message'].endswith(
+        '; it declares or refers to name, port.')
+    assert check(input_values={'name': 'x', 'port': 80},
+                 input_key='get_input') == {
+        'inputs': ['name', 'port'], 'unknown': [], 'message': None}
+    assert_error(api.post(url, json={'input_values': []}), 400)
+    assert_error(api.post(configs_url(project, '/missing/input_check'),
+                          json={'input_values': {}}), 404)
+    assert_error(api.post(configs_url(project + '-other',
+                                      f'/{config["id"]}/input_check'),
+                          json={'input_values': {}}), 404)

@@ -632,6 +632,8 @@ def test_responses_match_the_document(inprocess_stack):
         ['/', ''])).headers['ETag']
     call('GET', urls.AGENT_METADATA, 304, query=query,
          headers={'If-None-Match': etag}, **server)
+    call('POST', configs + '/{config_id}/input_check', 200,
+         json={'input_values': {'nme': 'x'}}, **config)
     call('POST', urls.PROJECT + '/validate', 200, json={'template': {
         'heat_template_version': '2013-05-23',
         'resources': {'c': {'type': 'OS::Heat::SoftwareConfig',

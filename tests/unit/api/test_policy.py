@@ -51,6 +51,7 @@ MATRIX = {
     'software_configs:delete': MEMBERS,
     'software_configs:global_index': set(),
     'software_configs:validate': READERS,
+    'software_configs:input_check': READERS,
     'software_deployments:index': READERS,
     'software_deployments:show': READERS,
     'software_deployments:create': MEMBERS,

@@ -22,6 +22,7 @@ from swconfig.api import views
 from swconfig.api.controllers.v1 import params
 from swconfig.api.openapi import spec
 from swconfig.api.schemas.v1 import software_configs as schemas
+from swconfig.common import input_check as input_check_rules
 from swconfig.db import api as db_api
 
 TAG = 'software_configs'
@@ -109,3 +110,19 @@ def delete(config_id: str) -> None:
     context = pecan.request.context
     pecan.request.engine.delete_software_config(context, config_id)
     pecan.response.status = 204
+
+
+@pecan.expose('json')
+@spec.operation('checkSoftwareConfigInputs',
+                'Which of the input values given the config does not take.',
+                tag=TAG, body=spec.Body('InputCheck', schemas.INPUT_CHECK),
+                responses={**spec.ok('InputCheckResult', 'The check.'),
+                           **spec.errors(400, 403, 404)})
+def input_check(config_id: str) -> dict:
+    """Heat passes an undeclared input on as an extra one: a client asks
+    here before it creates a deployment, to warn of a typo or refuse it."""
+    context = pecan.request.context
+    document = request_body.load(pecan.request, schemas.INPUT_CHECK)
+    config = views.config(db_api.software_config_get(context, config_id))
+    return {'input_check': input_check_rules.check(
+        config, document['input_values'], document.get('input_key'))}

@@ -241,3 +241,24 @@ VALIDATE = {
     'required': ['template'],
 }
 
+
+INPUT_CHECK = {
+    'title': 'InputCheck',
+    'description': 'Input values to check against a config before a '
+                   'deployment is created with them: nothing is stored.',
+    'type': 'object',
+    'properties': {
+        'input_values': {
+            'type': 'object',
+            'description': 'The values, by input name (only the names '
+                           'are checked).'},
+        'input_key': {
+            'type': ['string', 'null'], 'minLength': 1, 'maxLength': 255,
+            'description': "As a deployment's: the key with which a "
+                           'structured config refers to an input '
+                           '(``get_input``); the inputs it refers to '
+                           'count as taken.'},
+    },
+    'required': ['input_values'],
+    'additionalProperties': False,
+}
