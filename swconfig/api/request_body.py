@@ -373,7 +373,7 @@ def _given(error: jsonschema.ValidationError, schema: dict) -> str:
              if isinstance(error.instance, dict) and key in error.instance]
     if len(given) < 2:
         return ''
-    return f' (the request gives {" and ".join(given)})'
+    return f' (the request gives {", ".join(given[:-1])} and {given[-1]})'
 
 
 def _message(error: jsonschema.ValidationError,

@@ -222,6 +222,10 @@ def test_every_rule_among_fields_is_a_sentence_of_its_own():
      'the pair alone.'),
     ({'servers': ['a'], 'config_id': 'c', 'skip_missing': True},
      'skip_missing applies only with deployment_name.'),
+    ({'server_group': 'g', 'servers': ['a'], 'selector': {'k': 'v'},
+      'config_id': 'c'},
+     'Give exactly one target: server_group, servers or selector (the '
+     'request gives server_group, servers and selector).'),
 ])
 def test_a_rollout_breaking_a_rule_gets_its_sentence(body, message):
     with pytest.raises(exception.InvalidParameterValue) as raised:
