@@ -134,18 +134,18 @@ def _clouds_files() -> list[str]:
         os_config_loader.CONFIG_FILES)
 
 
-def _unknown_cloud(loader: CloudLoader | None, error: Exception
+def _unknown_cloud(loader: CloudLoader, name: str
                    ) -> api_client.SwconfigError:
     read = [path for path in _clouds_files() if os.path.isfile(path)]
-    found = loader.config_filename if loader is not None else None
+    found = loader.config_filename
     if found or read:
         where = f'read {found or ", ".join(read)}'
     else:
         folders = dict.fromkeys(os.path.dirname(path)
                                 for path in _clouds_files())
         where = f'no clouds.yaml found in {", ".join(folders)}'
-    return api_client.SwconfigError(f'{_one_line(error)} It is not in any '
-                                    f'clouds.yaml ({where}).')
+    return api_client.SwconfigError(f'Cloud {name} was not found. It is '
+                                    f'not in any clouds.yaml ({where}).')
 
 
 def register_arguments(parser: argparse.ArgumentParser,
@@ -153,14 +153,15 @@ def register_arguments(parser: argparse.ArgumentParser,
     """Add the ``--os-*`` options (those of the chosen auth plugin
     included, which is why ``argv`` is needed) and return the loader that
     reads them back."""
-    loader = None
     try:
         loader = CloudLoader()
+        cloud = (endpoint_only.option_value(argv, '--os-cloud')
+                 or os.environ.get('OS_CLOUD'))
+        if cloud and cloud not in loader.get_cloud_names():
+            raise _unknown_cloud(loader, cloud)
         # Reads --os-cloud/OS_CLOUD to learn the cloud's auth type.
         loader.register_argparse_arguments(parser, list(argv))
     except sdk_exceptions.ConfigException as error:
-        if 'was not found' in str(error):
-            raise _unknown_cloud(loader, error) from error
         raise api_client.SwconfigError(
             f'Cannot read the cloud configuration: {_one_line(error)}'
         ) from error

@@ -49,7 +49,7 @@ class EndpointOnly:
             endpoint
 
 
-def _option_value(argv: Sequence[str], name: str) -> str | None:
+def option_value(argv: Sequence[str], name: str) -> str | None:
     """The last value of ``--name VALUE`` or ``--name=VALUE`` (argparse
     keeps the last)."""
     value = None
@@ -75,9 +75,9 @@ def applies(argv: Sequence[str], environ: Mapping[str, str]) -> bool:
     allowed = {'OS_' + name.replace('-', '_').upper() for name in _READ}
     if any(key.startswith('OS_') and key not in allowed for key in environ):
         return False
-    auth_type = _option_value(argv, '--os-auth-type') or environ.get(
+    auth_type = option_value(argv, '--os-auth-type') or environ.get(
         'OS_AUTH_TYPE')
-    endpoint = _option_value(argv, '--os-endpoint') or environ.get(
+    endpoint = option_value(argv, '--os-endpoint') or environ.get(
         'OS_ENDPOINT')
     return auth_type in NO_AUTH_TYPES and bool(endpoint)
 
