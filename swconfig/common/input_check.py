@@ -20,6 +20,7 @@ command warns of it, or refuses it with ``--strict``, before it creates
 anything.
 """
 
+import collections
 from collections.abc import Iterable
 import difflib
 from typing import Any
@@ -29,19 +30,30 @@ from typing import Any
 ENGINE_PREFIX = 'deploy_'
 
 
+def reference(node: dict, input_key: str) -> str | None:
+    """The input name ``node`` stands for, if it is a reference: exactly
+    one key, ``input_key``, with a string value (any other map is data
+    and is walked). The engine's substitution and this check share it."""
+    if len(node) != 1:
+        return None
+    key, name = next(iter(node.items()))
+    return name if key == input_key and isinstance(name, str) else None
+
+
 def referenced(document: Any, input_key: str) -> list[str]:
     """The input names a structured config refers to as
     ``{input_key: NAME}`` (``{"get_input": "port"}``), in document
     order."""
     found: list[str] = []
-    pending = [document]
+    pending = collections.deque([document])
     while pending:
-        node = pending.pop(0)
+        node = pending.popleft()
         if isinstance(node, dict):
-            if len(node) == 1 and isinstance(node.get(input_key), str):
-                found.append(node[input_key])
-            else:
+            name = reference(node, input_key)
+            if name is None:
                 pending.extend(node.values())
+            else:
+                found.append(name)
         elif isinstance(node, list):
             pending.extend(node)
     return list(dict.fromkeys(found))

@@ -30,6 +30,7 @@ from typing import Any
 
 from swconfig.common import deployment_request
 from swconfig.common import exception
+from swconfig.common import input_check
 
 LAX = deployment_request.LAX
 STRICT = deployment_request.STRICT
@@ -67,16 +68,6 @@ def settings(input_key: str | None,
     return input_key, mode
 
 
-def _reference(node: dict, input_key: str) -> str | None:
-    """The input name ``node`` stands for, if it is a reference: exactly
-    one key, ``input_key``, with a string value (any other map is data
-    and is walked)."""
-    if len(node) != 1:
-        return None
-    key, name = next(iter(node.items()))
-    return name if key == input_key and isinstance(name, str) else None
-
-
 def _where(path: tuple) -> str:
     return 'config' + ''.join(
         f'[{part}]' if isinstance(part, int) else f'.{part}'
@@ -97,7 +88,7 @@ def substitute(config: Any, values: dict[str, Any], input_key: str,
 
     def walk(node: Any, path: tuple) -> Any:
         if isinstance(node, dict):
-            name = _reference(node, input_key)
+            name = input_check.reference(node, input_key)
             if name is None:
                 return {key: walk(child, path + (key,))
                         for key, child in node.items()}
