@@ -22,10 +22,15 @@
     swconfig-manage heat-plugin-path
                                  print the directory heat.conf plugin_dirs
                                  names to load the OS::Swconfig::* types
+    swconfig-manage export [--project P ...] [--file PATH]
+                                 write projects, ids kept, as JSON
+    swconfig-manage import [--project P ...] [--skip-existing] [--file PATH]
+                                 read them back, each project all or nothing
 """
 
 import argparse
 import datetime
+import json
 import sys
 
 from oslo_config import cfg
@@ -51,18 +56,24 @@ def do_db_version() -> None:
     print(migration.version() or 'None (empty database)')
 
 
-def do_purge() -> None:
-    """Purge the inbox and the events; refused unless the schema is the
-    one this code knows (a clear message instead of an SQL error)."""
-    from swconfig.common import context
-    from swconfig.db import api as db_api
+def _check_schema() -> None:
+    """Exit with a clear message unless the schema is the one this code
+    knows."""
     from swconfig.db import migration
-    database_url.ensure_sqlite_directory()
     current = migration.version()
     if current not in migration.heads():
         sys.exit(f'Database is at revision {current or "none"}, not at '
                  f'{migration.heads()[0]}: run "swconfig-manage db sync" '
                  f'first')
+
+
+def do_purge() -> None:
+    """Purge the inbox and the events; refused unless the schema is the
+    one this code knows (a clear message instead of an SQL error)."""
+    from swconfig.common import context
+    from swconfig.db import api as db_api
+    database_url.ensure_sqlite_directory()
+    _check_schema()
     days = CONF.command.older_than
     before = timeutils.utcnow() - datetime.timedelta(days=days)
     removed = db_api.purge_finished(context.get_admin_context(), before)
@@ -76,6 +87,90 @@ def do_heat_plugin_path() -> None:
     no database needed: run it on the Heat host)."""
     from swconfig.heat import resources
     print(resources.plugin_dir())
+
+
+def do_export() -> None:
+    """Write the projects' document to --file (stdout for "-"), and what
+    it holds, per project, to stderr."""
+    from swconfig.engine import project_transfer
+    database_url.ensure_sqlite_directory()
+    _check_schema()
+    try:
+        document = project_transfer.export_document(CONF.command.project)
+    except exception.Invalid as exc:
+        sys.exit(f'swconfig-manage export: {exc}')
+    text = json.dumps(document, indent=1, sort_keys=True,
+                      ensure_ascii=False) + '\n'
+    if CONF.command.file == '-':
+        sys.stdout.write(text)
+    else:
+        with open(CONF.command.file, 'w', encoding='utf-8') as handle:
+            handle.write(text)
+    for project in document['projects']:
+        counts = _counts({name: len(value) for name, value in
+                          project.items() if isinstance(value, list)})
+        print(f'Exported project {project["project_id"]}: {counts}',
+              file=sys.stderr)
+
+
+def _counts(counts: dict[str, int]) -> str:
+    """"3 software_configs, 1 server" of the kinds with rows."""
+    shown = [f'{count} {name}' for name, count in counts.items() if count]
+    return ', '.join(shown) or 'nothing'
+
+
+def do_import() -> None:
+    """Import each project of the document in a transaction of its own;
+    exit 1 when any was refused (the others stay imported)."""
+    from swconfig.engine import project_transfer
+    database_url.ensure_sqlite_directory()
+    _check_schema()
+    try:
+        if CONF.command.file == '-':
+            document = json.load(sys.stdin)
+        else:
+            with open(CONF.command.file, encoding='utf-8') as handle:
+                document = json.load(handle)
+    except OSError as exc:
+        sys.exit(f'swconfig-manage import: cannot read {exc.filename}: '
+                 f'{exc.strerror}')
+    except ValueError as exc:
+        sys.exit(f'swconfig-manage import: {CONF.command.file} is not '
+                 f'JSON: {exc}')
+    try:
+        projects = project_transfer.check_document(document)
+    except exception.Invalid as exc:
+        sys.exit(f'swconfig-manage import: {exc}')
+    wanted = CONF.command.project
+    if wanted:
+        missing = sorted(set(wanted) - {p['project_id'] for p in projects})
+        if missing:
+            sys.exit(f'swconfig-manage import: the document has no project '
+                     f'{", ".join(missing)}')
+        projects = [p for p in projects if p['project_id'] in wanted]
+    refused = 0
+    for project in projects:
+        try:
+            report = project_transfer.import_project(
+                project, skip_existing=CONF.command.skip_existing)
+        except (exception.Invalid, exception.Conflict) as exc:
+            refused += 1
+            print(f'Refused project {project["project_id"]} (nothing of it '
+                  f'written): {exc}', file=sys.stderr)
+            continue
+        line = (f'Imported project {report["project_id"]}: '
+                f'{_counts(report["inserted"])}')
+        if any(report['skipped'].values()):
+            line += f'; kept as they were: {_counts(report["skipped"])}'
+        if report['renumbered']:
+            line += (f'; numbered anew (their ids were taken): '
+                     f'{", ".join(report["renumbered"])}')
+        if report['rendered']:
+            line += (f'; agent documents rendered again: '
+                     f'{len(report["rendered"])}')
+        print(line)
+    if refused:
+        sys.exit(1)
 
 
 def positive_days(text: str) -> int:
@@ -117,6 +212,39 @@ def add_command_parsers(subparsers) -> None:
              'plugin_dirs.')
     plugin_path.set_defaults(func=do_heat_plugin_path,
                              needs_database=False)
+    export = subparsers.add_parser(
+        'export', help='Write projects (configs, servers and their labels, '
+                       'deployments and their events, server groups, '
+                       'rollouts) with their ids as a JSON document, for '
+                       'a backup or a move to another database.')
+    export.add_argument(
+        '--project', action='append', metavar='PROJECT_ID',
+        help='Export this project only (repeat for more); every project '
+             'with data when not given.')
+    export.add_argument(
+        '--file', default='-', metavar='PATH',
+        help='Write the document to PATH; "-" (the default) is standard '
+             'output. What each project holds goes to standard error.')
+    export.set_defaults(func=do_export)
+    import_ = subparsers.add_parser(
+        'import', help='Read a document of "swconfig-manage export" into '
+                       'this database, ids kept: each project in one '
+                       'transaction, all of it or nothing.')
+    import_.add_argument(
+        '--project', action='append', metavar='PROJECT_ID',
+        help='Import this project of the document only (repeat for more); '
+             'all of its projects when not given.')
+    import_.add_argument(
+        '--skip-existing', action='store_true',
+        help='Keep an object whose id the database has (with its labels, '
+             'events, members or targets) and import the rest; without '
+             'it, such a project is refused. Ids of another project are '
+             'refused either way.')
+    import_.add_argument(
+        '--file', default='-', metavar='PATH',
+        help='Read the document from PATH; "-" (the default) is standard '
+             'input.')
+    import_.set_defaults(func=do_import)
 
 
 command_opt = cfg.SubCommandOpt('command', title='Commands',

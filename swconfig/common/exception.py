@@ -176,6 +176,28 @@ class ServerGroupNameExists(Conflict):
                'group names are unique in a project.')
 
 
+class ImportIdsExist(Conflict):
+    """An import would write rows whose ids the database holds already."""
+
+    msg_fmt = ('The database already has %(ids)s; import into a database '
+               'without them, or give --skip-existing to keep what is '
+               'there and import the rest.')
+
+
+class ImportIdsOfOtherProject(Conflict):
+    """An import names ids that belong to another project: never skipped,
+    as the rows that refer to them would then point at that project's."""
+
+    msg_fmt = ('Another project of the database has %(ids)s; an id is '
+               'one object of one project, so these cannot be imported.')
+
+
+class InvalidExport(Invalid):
+    """An export document that cannot be imported as it is."""
+
+    msg_fmt = 'Not an export document this release can import: %(reason)s'
+
+
 class RolloutNotFound(NotFound):
     msg_fmt = 'Rollout %(rollout_id)s not found'
     error_type = 'NotFound'

@@ -36,6 +36,8 @@ is listed here once:
 * ``request_keys``: the Idempotency-Keys of requests that made
   deployments (``request_key_*``).
 * ``purge``: what finished deployments leave behind (``purge_finished``).
+* ``project_rows``: a project's rows read out whole and written back with
+  their ids, for export and import (``project_ids``, ``project_rows*``).
 * ``engine_services``: the engines' heartbeats (``engine_service*``).
 * ``session``: the transaction context and the database's health
   (``reader``, ``writer``, ``ping``, ``is_outage``).
@@ -52,6 +54,7 @@ caller's transaction.
 from swconfig.db import configs
 from swconfig.db import deployments
 from swconfig.db import engine_services
+from swconfig.db import project_rows
 from swconfig.db import purge
 from swconfig.db import request_keys
 from swconfig.db import rollouts
@@ -159,6 +162,10 @@ request_key_get = request_keys.request_key_get
 request_key_purge = request_keys.request_key_purge
 
 purge_finished = purge.purge_finished
+
+project_ids = project_rows.project_ids
+project_rows_get = project_rows.project_rows_get
+project_rows_insert = project_rows.project_rows_insert
 
 engine_service_beat = engine_services.engine_service_beat
 engine_service_prune = engine_services.engine_service_prune
