@@ -26,6 +26,13 @@
                                  write projects, ids kept, as JSON
     swconfig-manage import [--project P ...] [--skip-existing] [--file PATH]
                                  read them back, each project all or nothing
+    swconfig-manage heat-import --heat-database URL [--project P ...]
+                                [--dry-run]
+                                 import a running Heat's configs and
+                                 deployments, ids kept
+    swconfig-manage heat-verify --heat-database URL [--project P ...]
+                                 compare each server's deployments in Heat
+                                 and in swconfig
 """
 
 import argparse
@@ -173,6 +180,110 @@ def do_import() -> None:
         sys.exit(1)
 
 
+def _heat_inventory():
+    """What the Heat database of --heat-database holds (exit with one
+    line when it cannot be read)."""
+    from swconfig.db import session
+    from swconfig.engine import heat_import
+    try:
+        return heat_import.read(CONF.command.heat_database,
+                                CONF.command.project)
+    except Exception as exc:
+        if not (session.is_outage(exc) or isinstance(
+                exc, (ValueError, ImportError))):
+            raise
+        sys.exit(f'swconfig-manage {CONF.command.name}: cannot read Heat\'s '
+                 f'database: {str(exc).splitlines()[0]}')
+
+
+def _show_inventory(inventory) -> None:
+    """The dry run: per project, what would be imported, how the servers'
+    agents poll Heat, and the deployments still in progress."""
+    for project in inventory.projects:
+        counts = _counts({name: len(value) for name, value in
+                          project.items() if isinstance(value, list)})
+        print(f'Project {project["project_id"]}: would import {counts}')
+        for transport, servers in inventory.transports[
+                project['project_id']].items():
+            print(f'  {len(servers)} server(s) polling Heat with '
+                  f'{transport}: {", ".join(servers)}')
+        for deployment in project['software_deployments']:
+            if deployment['status'] == 'IN_PROGRESS':
+                print(f'  IN_PROGRESS: deployment {deployment["id"]} on '
+                      f'server {deployment["server_id"]}')
+        _show_deferred(inventory, project['project_id'])
+
+
+def _show_deferred(inventory, project_id: str) -> None:
+    for deployment_id, status in inventory.deferred[project_id]:
+        print(f'  {status}, left for a later run (its config holds a '
+              f'stack user\'s password, which swconfig does not store): '
+              f'deployment {deployment_id}')
+
+
+def do_heat_import() -> None:
+    """Import a running Heat's configs, deployments and servers, ids
+    kept; what is there already is kept, and deployments that changed in
+    Heat since are brought up to date."""
+    from swconfig.engine import heat_import
+    from swconfig.engine import project_transfer
+    database_url.ensure_sqlite_directory()
+    _check_schema()
+    inventory = _heat_inventory()
+    if CONF.command.dry_run:
+        _show_inventory(inventory)
+        return
+    refused = 0
+    for project in project_transfer.check_document(
+            heat_import.document(inventory)):
+        try:
+            report = project_transfer.import_project(
+                project, skip_existing=True, refresh=True)
+        except (exception.Invalid, exception.Conflict) as exc:
+            refused += 1
+            print(f'Refused project {project["project_id"]} (nothing of it '
+                  f'written): {exc}', file=sys.stderr)
+            continue
+        line = (f'Imported project {report["project_id"]} from Heat: '
+                f'{_counts(report["inserted"])}')
+        if any(report['updated'].values()):
+            line += f'; changed in Heat since: {_counts(report["updated"])}'
+        if any(report['skipped'].values()):
+            line += f'; already imported: {_counts(report["skipped"])}'
+        print(line)
+        _show_deferred(inventory, project['project_id'])
+    if refused:
+        sys.exit(1)
+
+
+def do_heat_verify() -> None:
+    """Print, per server, the deployments its agent reads from Heat and
+    from swconfig; exit 1 when any server differs."""
+    from swconfig.engine import heat_import
+    _check_schema()
+    comparisons = heat_import.verify(_heat_inventory())
+    width = max([len('server'), *(len(c.server_id) for c in comparisons)])
+    print(f'{"server":<{width}}  heat  swconfig  result')
+    for comparison in comparisons:
+        mine = comparison.swconfig
+        if comparison.equal:
+            result = 'same'
+        elif mine is None:
+            result = 'not in swconfig'
+        else:
+            missing = [i for i in comparison.heat if i not in mine]
+            extra = [i for i in mine if i not in comparison.heat]
+            result = '; '.join(part for part in (
+                missing and f'not in swconfig: {", ".join(missing)}',
+                extra and f'not in Heat: {", ".join(extra)}') if part) or (
+                'another order')
+        shown = '-' if mine is None else len(mine)
+        print(f'{comparison.server_id:<{width}}  {len(comparison.heat):>4}  '
+              f'{shown:>8}  {result}')
+    if not all(comparison.equal for comparison in comparisons):
+        sys.exit(1)
+
+
 def positive_days(text: str) -> int:
     """A number of days of at least 1 (argparse type)."""
     try:
@@ -245,6 +356,34 @@ def add_command_parsers(subparsers) -> None:
         help='Read the document from PATH; "-" (the default) is standard '
              'input.')
     import_.set_defaults(func=do_import)
+    for name, func, text in (
+            ('heat-import', do_heat_import,
+             'Import the software configs (derived ones included), '
+             'deployments and servers of a running Heat, ids kept, reading '
+             'its database only. Re-run it to import what changed since.'),
+            ('heat-verify', do_heat_verify,
+             'Compare, for every server with deployments in Heat, the '
+             'config ids its agent reads from Heat and from swconfig, in '
+             'order; exit 1 when any server differs.')):
+        heat = subparsers.add_parser(name, help=text)
+        heat.add_argument(
+            '--heat-database', required=True, metavar='URL',
+            help='Heat\'s database, as heat.conf [database] connection '
+                 'names it (an SQLAlchemy URL such as '
+                 'mysql+pymysql://USER:PASSWORD@HOST/heat); only read. A '
+                 'user with SELECT on the software_config, '
+                 'software_deployment and resource tables is enough.')
+        heat.add_argument(
+            '--project', action='append', metavar='PROJECT_ID',
+            help='This project only (repeat for more); every project with '
+                 'software deployments in Heat when not given.')
+        if name == 'heat-import':
+            heat.add_argument(
+                '--dry-run', action='store_true',
+                help='Print what would be imported per project and per '
+                     'metadata transport, and the deployments still in '
+                     'progress, and write nothing.')
+        heat.set_defaults(func=func)
 
 
 command_opt = cfg.SubCommandOpt('command', title='Commands',

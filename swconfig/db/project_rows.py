@@ -67,6 +67,10 @@ PARENTS: dict[str, tuple[str, sa.Table]] = {
 OBJECTS = (_CONFIG, _SERVER, _DEPLOYMENT, _GROUP, _ROLLOUT)
 #: Tables whose integer ids the database hands out.
 NUMBERED = ('deployment_event', 'rollout_event')
+#: What of a deployment changes after it is made: what an import with
+#: ``refresh`` brings up to date in a deployment the database has.
+MUTABLE = ('config_id', 'input_values', 'output_values', 'action', 'status',
+           'status_reason', 'updated_at')
 #: Ids per IN list: far below every backend's limit on parameters.
 _CHUNK = 500
 
@@ -199,25 +203,54 @@ def _advance_sequence(context: RequestContext, table: sa.Table) -> None:
         sa.select(sa.func.max(table.c.id)).scalar_subquery())))
 
 
+def _refresh_deployments(context: RequestContext,
+                         rows: Mapping[str, list[dict]],
+                         skipped: Mapping[str, set]) -> list[dict]:
+    """Bring the kept deployments whose ``MUTABLE`` columns differ from
+    ``rows`` up to date (a new version each); those changed, as they
+    were."""
+    given = {row['id']: row for row in rows.get('software_deployment', [])
+             if row['id'] in skipped.get('software_deployment', set())}
+    changed = []
+    for chunk in _chunks(sorted(given)):
+        for row in context.session.execute(sa.select(
+                _DEPLOYMENT.c.id, _DEPLOYMENT.c.server_id,
+                *(_DEPLOYMENT.c[name] for name in MUTABLE)).where(
+                    _DEPLOYMENT.c.id.in_(chunk))).mappings():
+            wanted = given[row['id']]
+            if all(row[name] == wanted.get(name) for name in MUTABLE):
+                continue
+            context.session.execute(
+                sa.update(_DEPLOYMENT).where(_DEPLOYMENT.c.id == row['id'])
+                .values(version=_DEPLOYMENT.c.version + 1,
+                        **{name: wanted.get(name) for name in MUTABLE}))
+            changed.append(dict(row))
+    return changed
+
+
 @writer
 def project_rows_insert(context: RequestContext, tenant: str,
                         rows: Mapping[str, list[dict]],
-                        skip_existing: bool = False) -> dict:
+                        skip_existing: bool = False,
+                        refresh: bool = False) -> dict:
     """Insert ``rows`` (as ``project_rows`` gives them) as project
     ``tenant``'s, in one transaction: all of them or, on an error, none.
 
     Objects whose ids the database has are refused (ImportIdsExist) or,
     with ``skip_existing``, left as they are with their children; ids of
-    another project's objects are always refused. Returns ``inserted``
-    and ``skipped`` (table name -> rows), ``renumbered`` (the event
-    tables whose ids were taken) and ``servers``: the servers whose
-    documents the caller renders in the same transaction (those inserted,
-    and those kept that got deployments).
+    another project's objects are always refused; with ``refresh`` too,
+    a kept deployment takes the ``MUTABLE`` values of ``rows``. Returns
+    ``inserted``, ``skipped`` and ``updated`` (table name -> rows),
+    ``renumbered`` (the event tables whose ids were taken) and
+    ``servers``: the servers whose documents the caller renders in the
+    same transaction (those inserted, and those kept whose deployments
+    were imported or updated).
     """
     skipped = _skipped_ids(context, tenant, rows, skip_existing)
     groups = _kept(_GROUP, list(rows.get('server_group', [])), skipped)
     _check_group_names(context, tenant, groups)
-    report: dict = {'inserted': {}, 'skipped': {}, 'renumbered': []}
+    report: dict = {'inserted': {}, 'skipped': {}, 'renumbered': [],
+                    'updated': {}}
     for table in TABLES:
         given = list(rows.get(table.name, []))
         kept = _kept(table, given, skipped)
@@ -244,10 +277,13 @@ def project_rows_insert(context: RequestContext, tenant: str,
         now = timeutils.utcnow()
         context.session.execute(sa.insert(_CHANGE), [
             {'server_id': row['id'], 'changed_at': now} for row in servers])
-    # Servers kept as they were whose deployments were imported: their
-    # documents change too.
-    deployed = {row['server_id'] for row in _kept(
-        _DEPLOYMENT, list(rows.get('software_deployment', [])), skipped)}
+    updated = _refresh_deployments(context, rows, skipped) if refresh else []
+    report['updated'] = {_DEPLOYMENT.name: len(updated)}
+    # Servers kept as they were whose deployments were imported or
+    # updated: their documents change too.
+    deployed = {row['server_id'] for row in [*_kept(
+        _DEPLOYMENT, list(rows.get('software_deployment', [])), skipped),
+        *updated]}
     kept_servers = sorted(deployed & skipped.get('server', set()))
     report['servers'] = [dict(row, tenant=tenant) for row in servers] + [
         row for chunk in _chunks(kept_servers) for row in

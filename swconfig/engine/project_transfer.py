@@ -81,7 +81,8 @@ def key(table_name: str) -> str:
     return table_name + 's'
 
 
-def _time_text(value: datetime.datetime | None) -> str | None:
+def time_text(value: datetime.datetime | None) -> str | None:
+    """A naive UTC time as the document writes it."""
     if value is None:
         return None
     return value.isoformat(timespec='microseconds') + 'Z'
@@ -121,12 +122,12 @@ def export_document(projects: list[str] | None = None) -> dict:
         for table in project_rows.TABLES:
             times = _TIMES[table.name]
             item[key(table.name)] = [
-                {column: _time_text(value) if column in times else value
+                {column: time_text(value) if column in times else value
                  for column, value in row.items()}
                 for row in rows[table.name]]
         exported.append(item)
     return {'format': FORMAT, 'version': VERSION,
-            'exported_at': _time_text(timeutils.utcnow()),
+            'exported_at': time_text(timeutils.utcnow()),
             'projects': exported}
 
 
@@ -230,12 +231,15 @@ def check_document(document: Any) -> list[dict]:
     return projects
 
 
-def import_project(project: dict, skip_existing: bool = False) -> dict:
+def import_project(project: dict, skip_existing: bool = False,
+                   refresh: bool = False) -> dict:
     """Import one project of a checked document, in one transaction.
 
     The report: ``project_id``, ``inserted`` and ``skipped`` (document
     key -> rows), ``renumbered`` (event lists whose ids were taken) and
-    ``rendered`` (the servers whose agent document changed on the way).
+    ``rendered`` (the servers whose agent document changed on the way);
+    with ``refresh`` (and ``skip_existing``), ``updated``: deployments
+    the database had whose status, outputs, ... the document changes.
     Raises what refused the project; nothing of it is then written.
     """
     project_id = project['project_id']
@@ -244,7 +248,7 @@ def import_project(project: dict, skip_existing: bool = False) -> dict:
     try:
         with db_api.writer.using(admin):
             report = db_api.project_rows_insert(admin, project_id, rows,
-                                                skip_existing)
+                                                skip_existing, refresh)
             servers = report.pop('servers')
             before = {server['id']: server['etag'] for server in servers}
             later = metadata.render_many_in_transaction(admin, servers)
@@ -264,7 +268,7 @@ def import_project(project: dict, skip_existing: bool = False) -> dict:
         {server_id for server_id, etag in before.items()
          if after[server_id]['etag'] != etag} | set(later))
     report['project_id'] = project_id
-    for name in ('inserted', 'skipped'):
+    for name in ('inserted', 'skipped', 'updated'):
         report[name] = {key(table): count
                         for table, count in report[name].items()}
     report['renumbered'] = [key(table) for table in report['renumbered']]

@@ -415,3 +415,33 @@ def test_a_project_the_release_cannot_read_is_refused_saying_where(
     with pytest.raises(exception.InvalidExport) as refused:
         project_transfer.import_project(checked)
     assert said in str(refused.value)
+
+
+@on_every_backend
+def test_refresh_brings_kept_deployments_up_to_date(databases, backend):
+    facade = databases(backend)
+    source = databases('sqlite')
+    databases.use(source)
+    _seed(source)
+    document = _export(databases, source)
+    _import(databases, facade, document)
+    changed = copy.deepcopy(document)
+    [row] = [row for row in changed['projects'][0]['software_deployments']
+             if row['id'] == 'd-2']
+    row.update(status='COMPLETE', status_reason='Outputs received',
+               output_values={'out': 'late'},
+               updated_at='2030-03-04T06:00:00.000000Z')
+
+    databases.use(facade)
+    [checked] = project_transfer.check_document(changed)
+    report = project_transfer.import_project(checked, skip_existing=True,
+                                             refresh=True)
+    again = project_transfer.import_project(checked, skip_existing=True,
+                                            refresh=True)
+
+    assert report['updated'] == {'software_deployments': 1}
+    assert again['updated'] == {'software_deployments': 0}
+    shown = db_api.software_deployment_get(ADMIN, 'd-2')
+    assert (shown['status'], shown['output_values'], shown['version']) == (
+        'COMPLETE', {'out': 'late'}, 2)
+    assert shown['updated_at'] == datetime.datetime(2030, 3, 4, 6)

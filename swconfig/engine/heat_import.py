@@ -1,0 +1,252 @@
+# Copyright 2026 swconfig developers
+#
+#    Licensed under the Apache License, Version 2.0 (the "License"); you may
+#    not use this file except in compliance with the License. You may obtain
+#    a copy of the License at
+#
+#         http://www.apache.org/licenses/LICENSE-2.0
+#
+#    Unless required by applicable law or agreed to in writing, software
+#    distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+#    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+#    License for the specific language governing permissions and limitations
+#    under the License.
+
+"""A running Heat's software configs and deployments, read from its
+database (read only), as projects of an export document
+(``project_transfer``): ``swconfig-manage heat-import`` and
+``heat-verify``.
+
+Heat keeps configs (derived ones too: their inputs carry the signal
+settings) and deployments in its ``software_config`` and
+``software_deployment`` tables; what a server's agent polls is built
+from them, ordered by config name. Ids are kept, so an agent that
+switches to swconfig finds the config ids it has already run and runs
+none of them again.
+
+Heat writes a stack user's password (``deploy_password``, for the
+HEAT_SIGNAL and ZAQAR_SIGNAL transports) into derived configs in clear.
+swconfig never stores it: a deployment that has finished no longer
+needs it (its agent never runs it again), so it is dropped; a
+deployment still IN_PROGRESS with one is left for a later run, once it
+has finished, and listed.
+"""
+
+import dataclasses
+import json
+from typing import Any
+
+import sqlalchemy as sa
+
+from swconfig.common import context as swconfig_context
+from swconfig.common import states
+from swconfig.db import api as db_api
+from swconfig.engine import project_transfer
+
+_HEAT = sa.MetaData()
+# The columns of Heat's tables that the import reads (Heat 2015.1 and
+# later: none of them has changed since).
+_CONFIG = sa.Table(
+    'software_config', _HEAT, sa.Column('id', sa.String(36)),
+    sa.Column('name', sa.String(255)), sa.Column('group', sa.String(255)),
+    sa.Column('config', sa.Text), sa.Column('tenant', sa.String(64)),
+    sa.Column('created_at', sa.DateTime))
+_DEPLOYMENT = sa.Table(
+    'software_deployment', _HEAT, sa.Column('id', sa.String(36)),
+    sa.Column('config_id', sa.String(36)),
+    sa.Column('server_id', sa.String(36)),
+    sa.Column('input_values', sa.Text), sa.Column('output_values', sa.Text),
+    sa.Column('action', sa.String(255)), sa.Column('status', sa.String(255)),
+    sa.Column('status_reason', sa.Text), sa.Column('tenant', sa.String(64)),
+    sa.Column('stack_user_project_id', sa.String(64)),
+    sa.Column('created_at', sa.DateTime),
+    sa.Column('updated_at', sa.DateTime))
+_RESOURCE = sa.Table(
+    'resource', _HEAT, sa.Column('nova_instance', sa.String(255)),
+    sa.Column('rsrc_metadata', sa.Text), sa.Column('action', sa.String(255)))
+
+#: Inputs of a derived config that hold a stack user's password.
+SECRET_INPUTS = frozenset({'deploy_password'})
+#: os-collect-config collector -> Heat's software_config_transport.
+_TRANSPORTS = {'heat': 'POLL_SERVER_HEAT', 'cfn': 'POLL_SERVER_CFN',
+               'request': 'POLL_TEMP_URL', 'zaqar': 'ZAQAR_MESSAGE'}
+
+
+@dataclasses.dataclass
+class Inventory:
+    """What Heat holds, per project: ``projects`` as an export document
+    has them; ``deferred`` (project -> [(deployment id, status)]) the
+    deployments left for a later run; ``transports`` (project ->
+    transport -> server ids) how each server's agent polls Heat today;
+    ``heat_order`` (server id -> config ids) the deployments each
+    server's agent reads from Heat, in Heat's order."""
+
+    projects: list[dict]
+    deferred: dict[str, list[tuple[str, str]]]
+    transports: dict[str, dict[str, list[str]]]
+    heat_order: dict[str, list[str]]
+
+
+def _json(text: str | None) -> Any:
+    return None if text is None else json.loads(text)
+
+
+def _secret_inputs(config: dict) -> bool:
+    """Whether a config's inputs hold a stack user's password."""
+    return any(item.get('name') in SECRET_INPUTS and item.get('value')
+               for item in config.get('inputs') or [])
+
+
+def _without_secrets(inputs: list[dict]) -> list[dict]:
+    return [{**item, 'value': None} if item.get('name') in SECRET_INPUTS
+            else item for item in inputs]
+
+
+def _transport(metadata: dict | None) -> str:
+    """The metadata transport of a server's agent, from the
+    os-collect-config block Heat gave it."""
+    block = (metadata or {}).get('os-collect-config') or {}
+    for collector in block.get('collectors') or sorted(block):
+        if collector in _TRANSPORTS:
+            return _TRANSPORTS[collector]
+    return 'unknown'
+
+
+def read(heat_url: str, projects: list[str] | None = None) -> Inventory:
+    """Read Heat's database at ``heat_url`` (an SQLAlchemy URL); only the
+    projects named, when given."""
+    engine = sa.create_engine(heat_url, poolclass=sa.pool.NullPool)
+    try:
+        with engine.connect() as connection:
+            configs = {row.id: row for row in connection.execute(
+                sa.select(_CONFIG))}
+            deployments = list(connection.execute(
+                sa.select(_DEPLOYMENT).order_by(_DEPLOYMENT.c.created_at,
+                                                _DEPLOYMENT.c.id)))
+            metadata = {row.nova_instance: _json(row.rsrc_metadata)
+                        for row in connection.execute(sa.select(
+                            _RESOURCE).where(
+                                _RESOURCE.c.nova_instance.is_not(None)))}
+    finally:
+        engine.dispose()
+    if projects is not None:
+        deployments = [row for row in deployments if row.tenant in projects]
+    return _inventory(configs, deployments, metadata, projects)
+
+
+def _inventory(configs: dict, deployments: list, metadata: dict,
+               projects: list[str] | None) -> Inventory:
+    bodies = {config_id: _json(row.config) or {}
+              for config_id, row in configs.items()}
+    heat_order: dict[str, list] = {}
+    for row in deployments:
+        if row.config_id in configs:
+            heat_order.setdefault(row.server_id, []).append(row)
+    # Heat: the server's deployments (oldest first), sorted by the name
+    # of their config (a stable sort).
+    order = {server_id: [row.config_id for row in sorted(
+        rows, key=lambda row: configs[row.config_id].name or '')]
+        for server_id, rows in heat_order.items()}
+    if projects is None:
+        tenants = sorted({row.tenant for row in configs.values()}
+                         | {row.tenant for row in deployments})
+    else:
+        tenants = sorted(projects)
+    inventory = Inventory([], {}, {}, order)
+    for tenant in tenants:
+        mine = [row for row in deployments if row.tenant == tenant]
+        deferred = [row for row in mine if row.status == states.IN_PROGRESS
+                    and _secret_inputs(bodies.get(row.config_id, {}))]
+        later = {row.id for row in deferred}
+        taken = [row for row in mine if row.id not in later]
+        held_back = {row.config_id for row in deferred} - {
+            row.config_id for row in taken}
+        project_configs = [
+            _config_row(row, bodies[row.id]) for row in configs.values()
+            if row.tenant == tenant and row.id not in held_back]
+        servers = {}
+        for row in taken:
+            servers.setdefault(row.server_id, row.created_at)
+        inventory.projects.append({
+            'project_id': tenant,
+            'software_configs': project_configs,
+            'software_deployments': [_deployment_row(row) for row in taken],
+            'servers': [_server_row(server_id, created)
+                        for server_id, created in servers.items()]})
+        inventory.deferred[tenant] = [(row.id, row.status)
+                                      for row in deferred]
+        by_transport: dict[str, list[str]] = {}
+        for server_id in {row.server_id for row in mine}:
+            by_transport.setdefault(_transport(metadata.get(server_id)),
+                                    []).append(server_id)
+        inventory.transports[tenant] = {
+            name: sorted(ids) for name, ids in sorted(by_transport.items())}
+    return inventory
+
+
+def _config_row(row: Any, body: dict) -> dict:
+    return {'id': row.id, 'name': row.name, 'group': row.group,
+            'config': body.get('config'),
+            'inputs': _without_secrets(body.get('inputs') or []),
+            'outputs': body.get('outputs') or [],
+            'options': body.get('options'),
+            'created_at': project_transfer.time_text(row.created_at)}
+
+
+def _deployment_row(row: Any) -> dict:
+    return {'id': row.id, 'config_id': row.config_id,
+            'server_id': row.server_id,
+            'input_values': _json(row.input_values),
+            'output_values': _json(row.output_values),
+            'stack_user_project_id': row.stack_user_project_id,
+            'action': row.action, 'status': row.status,
+            'status_reason': row.status_reason,
+            'created_at': project_transfer.time_text(row.created_at),
+            'updated_at': project_transfer.time_text(row.updated_at)}
+
+
+def _server_row(server_id: str, created: Any) -> dict:
+    """A server as its agent's first deployment made it; swconfig's
+    signed URL serves it once the server is cut over."""
+    return {'id': server_id, 'document_revision': 0, 'token_revision': 1,
+            'created_at': project_transfer.time_text(created),
+            'updated_at': project_transfer.time_text(created)}
+
+
+def document(inventory: Inventory) -> dict:
+    """The inventory's projects as an export document."""
+    return {'format': project_transfer.FORMAT,
+            'version': project_transfer.VERSION,
+            'projects': inventory.projects}
+
+
+@dataclasses.dataclass
+class Comparison:
+    """One server: the config ids its agent reads from Heat and from
+    swconfig (None: swconfig does not have the server), in order."""
+
+    server_id: str
+    heat: list[str]
+    swconfig: list[str] | None
+
+    @property
+    def equal(self) -> bool:
+        return self.heat == self.swconfig
+
+
+def verify(inventory: Inventory) -> list[Comparison]:
+    """Every server of the inventory's projects, Heat's document against
+    swconfig's: the same deployments, by config id, in the same order."""
+    admin = swconfig_context.get_admin_context()
+    servers = sorted({server_id
+                      for by_transport in inventory.transports.values()
+                      for server_ids in by_transport.values()
+                      for server_id in server_ids})
+    found = []
+    for server_id in servers:
+        text = db_api.server_document_get(admin, server_id)
+        ids = None if text is None else [
+            entry['id'] for entry in json.loads(text)['deployments']]
+        found.append(Comparison(server_id,
+                                inventory.heat_order.get(server_id, []), ids))
+    return found

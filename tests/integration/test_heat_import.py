@@ -1,0 +1,181 @@
+# Copyright 2026 swconfig developers
+#
+#    Licensed under the Apache License, Version 2.0 (the "License"); you may
+#    not use this file except in compliance with the License. You may obtain
+#    a copy of the License at
+#
+#         http://www.apache.org/licenses/LICENSE-2.0
+#
+#    Unless required by applicable law or agreed to in writing, software
+#    distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+#    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+#    License for the specific language governing permissions and limitations
+#    under the License.
+
+"""``swconfig-manage heat-import`` and ``heat-verify`` against a real Heat
+(``heat_cloud``): a stack of an ``OS::Heat::DeployedServer`` polling Heat
+(POLL_SERVER_HEAT) with a SoftwareDeployment and a StructuredDeployment
+that Heat completed, and one that waits for its HEAT_SIGNAL.
+
+The dry run names what it would import, the server's transport and the
+deployment in progress; the import keeps every id (swconfig's API shows
+the deployments and configs under Heat's ids), leaves the deployment in
+progress for later (its config holds a stack user's password), and
+verify says how that server differs from Heat's own metadata answer.
+Once Heat completed it, a re-run imports it without the password (found
+neither in swconfig's database nor in its logs), verify finds every
+server the same, and a change made in Heat afterwards is brought over by
+the next run.
+"""
+
+import subprocess
+import uuid
+
+import pytest
+
+from tests.fixtures import processes
+from tests.fixtures import waiting
+
+pytestmark = pytest.mark.integration
+
+TIMEOUT = 120
+TEMPLATE = '''
+heat_template_version: 2021-04-16
+resources:
+  server:
+    type: OS::Heat::DeployedServer
+    properties:
+      software_config_transport: POLL_SERVER_HEAT
+  hello:
+    type: OS::Heat::SoftwareConfig
+    properties:
+      group: script
+      inputs: [{name: name}]
+      outputs: [{name: greeting}]
+      config: echo "hello $name" > $heat_outputs_path.greeting
+  done:
+    type: OS::Heat::SoftwareDeployment
+    properties:
+      config: {get_resource: hello}
+      server: {get_resource: server}
+      signal_transport: NO_SIGNAL
+      input_values: {name: done}
+  settings:
+    type: OS::Heat::StructuredConfig
+    properties:
+      group: apply-config
+      config: {port: {get_input: port}}
+  structured:
+    type: OS::Heat::StructuredDeployment
+    properties:
+      config: {get_resource: settings}
+      server: {get_resource: server}
+      signal_transport: NO_SIGNAL
+      input_values: {port: 8080}
+  waiting:
+    type: OS::Heat::SoftwareDeployment
+    properties:
+      config: {get_resource: hello}
+      server: {get_resource: server}
+      signal_transport: HEAT_SIGNAL
+      input_values: {name: waiting}
+'''
+
+
+def _manage(cloud, *args, expected=0):
+    done = subprocess.run(
+        [processes.script('swconfig-manage'), '--config-file',
+         cloud.swconfig.config_file, *args, '--heat-database',
+         cloud.database_url], capture_output=True, text=True,
+        timeout=TIMEOUT, check=False)
+    assert done.returncode == expected, done.stdout + done.stderr
+    return done.stdout
+
+
+def _deployments(client, server_id):
+    """name of its input "name" or "port" -> Heat's deployment."""
+    found = {}
+    for deployment in client.software_deployments.list(server_id=server_id):
+        values = deployment.input_values or {}
+        found[str(values.get('name', values.get('port')))] = deployment
+    return found
+
+
+def test_a_heat_stack_is_imported_verified_and_kept_up_to_date(heat_cloud):
+    cloud = heat_cloud
+    name = f'import-{uuid.uuid4().hex[:8]}'
+    project = cloud.project_id()
+    client = cloud.heat_client()
+    cloud.create_stack(name, TEMPLATE, wait=False)
+    server_id = waiting.wait_for(
+        lambda: client.resources.get(name, 'server').physical_resource_id,
+        TIMEOUT, 'the DeployedServer to exist')
+    found = waiting.wait_for(
+        lambda: (lambda d: d if len(d) == 3 else None)(
+            _deployments(client, server_id)),
+        TIMEOUT, 'Heat to make the three deployments')
+    done, structured, later = found['done'], found['8080'], found['waiting']
+    assert (done.status, structured.status, later.status) == (
+        'COMPLETE', 'COMPLETE', 'IN_PROGRESS')
+
+    dry = _manage(cloud, 'heat-import', '--project', project, '--dry-run')
+    assert f'Project {project}: would import' in dry
+    assert (f'1 server(s) polling Heat with POLL_SERVER_HEAT: {server_id}'
+            in dry), dry
+    assert 'left for a later run' in dry and later.id in dry, dry
+    api = cloud.swconfig_session()
+    assert api.get(f'/software_deployments/{done.id}').status_code == 404
+
+    first = _manage(cloud, 'heat-import', '--project', project)
+    assert first.startswith(f'Imported project {project} from Heat: '), first
+    assert '1 servers, 2 software_deployments' in first, first
+    for deployment in (done, structured):
+        shown = api.get(f'/software_deployments/{deployment.id}')
+        assert shown.status_code == 200, shown.text
+        body = shown.json()['software_deployment']
+        assert (body['config_id'], body['server_id'], body['status']) == (
+            deployment.config_id, server_id, 'COMPLETE')
+        config = api.get(f'/software_configs/{deployment.config_id}')
+        assert config.status_code == 200, config.text
+    assert api.get(f'/software_deployments/{later.id}').status_code == 404
+    differs = _manage(cloud, 'heat-verify', '--project', project, expected=1)
+    assert f'not in swconfig: {later.config_id}' in differs, differs
+
+    client.software_deployments.update(
+        later.id, status='COMPLETE', status_reason='Outputs received',
+        output_values={'greeting': 'hello waiting'}, action='CREATE')
+    stack = cloud.wait_for_stack(name)
+    assert stack.stack_status == 'CREATE_COMPLETE', stack.stack_status_reason
+    second = _manage(cloud, 'heat-import', '--project', project)
+    assert '1 software_deployments' in second.split(';')[0], second
+    assert 'already imported: ' in second, second
+    password = next(item['value'] for item in client.software_configs.get(
+        later.config_id).inputs if item['name'] == 'deploy_password')
+    assert password
+    imported = api.get(f'/software_configs/{later.config_id}').json()[
+        'software_config']
+    assert {item['name']: item.get('value') for item in imported['inputs']}[
+        'deploy_password'] is None
+    database = cloud.swconfig.config_file.rsplit('/', 1)[0] + '/swconfig.db'
+    for path in (database, cloud.swconfig.api.log_path,
+                 cloud.swconfig.engine.log_path):
+        with open(path, 'rb') as handle:
+            assert password.encode() not in handle.read(), path
+
+    same = _manage(cloud, 'heat-verify', '--project', project)
+    heat_ids = [entry['id'] for entry in client.software_deployments.metadata(
+        server_id)]
+    assert len(heat_ids) == 3
+    assert f'{server_id}     3         3  same' in same, same
+    document = api.get(f'/software_deployments/metadata/{server_id}').json()
+    assert [entry['id'] for entry in document['metadata']] == heat_ids
+
+    client.software_deployments.update(
+        done.id, status='FAILED', status_reason='failed later',
+        action='UPDATE')
+    third = _manage(cloud, 'heat-import', '--project', project)
+    assert 'changed in Heat since: 1 software_deployments' in third, third
+    body = api.get(f'/software_deployments/{done.id}').json()[
+        'software_deployment']
+    assert (body['action'], body['status'], body['status_reason']) == (
+        'UPDATE', 'FAILED', 'failed later')
