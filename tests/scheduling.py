@@ -40,7 +40,8 @@ RUN_ORDER = ('integration', 'functional', 'unit')
 #: of the functional API tests start a swconfig-api and a swconfig-engine
 #: per backend. tests/unit/test_scheduling.py keeps the lists complete.
 SHARED_SCOPES = {
-    'heat_cloud': ('tests/integration/test_heat_import.py',
+    'heat_cloud': ('tests/integration/test_heat_agent_resource.py',
+                   'tests/integration/test_heat_import.py',
                    'tests/integration/test_heat_service.py',
                    'tests/integration/test_heat_templates.py'),
     'agent_stack': ('tests/integration/test_agent_end_to_end.py',

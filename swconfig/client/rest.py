@@ -324,6 +324,10 @@ class Client:
         return self.request('PUT', f'{SERVERS}/{_quote(server_id)}',
                             {'labels': labels})['server']
 
+    def server_delete(self, server_id: str) -> None:
+        """Unregister a server that has no deployments."""
+        self.request('DELETE', f'{SERVERS}/{_quote(server_id)}')
+
     # -- server groups ------------------------------------------------------
 
     def server_group_create(self, body: dict) -> dict:
