@@ -46,7 +46,7 @@ def heat_database(path: pathlib.Path, deployments: int) -> str:
     deployments on ``deployments // 10`` servers (at least one)."""
     url = f'sqlite:///{path}'
     engine = sa.create_engine(url)
-    heat_import._HEAT.create_all(engine)
+    heat_import.HEAT_TABLES.create_all(engine)
     start = datetime.datetime(2030, 1, 1)
     servers = max(deployments // 10, 1)
     configs, rows = [], []
@@ -74,8 +74,8 @@ def heat_database(path: pathlib.Path, deployments: int) -> str:
             'stack_user_project_id': None, 'created_at': at,
             'updated_at': at})
     with engine.begin() as connection:
-        connection.execute(sa.insert(heat_import._CONFIG), configs)
-        connection.execute(sa.insert(heat_import._DEPLOYMENT), rows)
+        connection.execute(sa.insert(heat_import.CONFIG_TABLE), configs)
+        connection.execute(sa.insert(heat_import.DEPLOYMENT_TABLE), rows)
     engine.dispose()
     return url
 

@@ -48,7 +48,8 @@ DOWNLOAD_TIMEOUT = 600.0
 _HEAT_CONFIG = 'heat-config/os-refresh-config/configure.d/55-heat-config'
 _NOTIFY = 'heat-config/bin/heat-config-notify'
 _HOOK_SCRIPT = 'heat-config-script/install.d/hook-script.py'
-_DEPLOYMENTS_TEMPLATE = 'heat-config/os-apply-config/var/run/heat-config'
+_TEMPLATES = 'heat-config/os-apply-config'
+_DEPLOYMENTS_TEMPLATE = _TEMPLATES + '/var/run/heat-config'
 
 
 @dataclasses.dataclass(frozen=True)
@@ -78,6 +79,13 @@ class HeatAgents:
         """The heat-config element's os-apply-config template that writes
         the ``deployments`` list to ``/var/run/heat-config/heat-config``."""
         return self.root / _DEPLOYMENTS_TEMPLATE / 'heat-config'
+
+    @property
+    def templates(self) -> pathlib.Path:
+        """The heat-config element's os-apply-config template root: what
+        ``os-apply-config -t`` renders a server's files from
+        (``/etc/os-collect-config.conf`` among them)."""
+        return self.root / _TEMPLATES
 
     def check(self) -> 'HeatAgents':
         for path in (self.heat_config, self.notify, self.hook_script,

@@ -33,6 +33,9 @@
     swconfig-manage heat-verify --heat-database URL [--project P ...]
                                  compare each server's deployments in Heat
                                  and in swconfig
+    swconfig-manage heat-cutover --heat-database URL (--server S ... | --all)
+                                 [--revert] [--force]
+                                 switch servers' agents to swconfig, or back
 """
 
 import argparse
@@ -284,6 +287,28 @@ def do_heat_verify() -> None:
         sys.exit(1)
 
 
+def do_heat_cutover() -> None:
+    """Switch the servers' agents to swconfig (or back to Heat), one line
+    per server; exit 1 when any server was left as it was."""
+    from swconfig.engine import heat_cutover
+    _check_schema()
+    command = CONF.command
+    if bool(command.server) == command.all:
+        sys.exit('swconfig-manage heat-cutover: give --server (one or more) '
+                 'or --all')
+    try:
+        outcomes = heat_cutover.run(command.heat_database, command.server,
+                                    revert=command.revert,
+                                    force=command.force)
+    except exception.Conflict as exc:
+        sys.exit(f'swconfig-manage heat-cutover: {exc}')
+    for outcome in outcomes:
+        print(f'server {outcome.server_id} ({outcome.transport}): '
+              f'{outcome.said}')
+    if not all(outcome.done for outcome in outcomes):
+        sys.exit(1)
+
+
 def positive_days(text: str) -> int:
     """A number of days of at least 1 (argparse type)."""
     try:
@@ -384,6 +409,33 @@ def add_command_parsers(subparsers) -> None:
                      'metadata transport, and the deployments still in '
                      'progress, and write nothing.')
         heat.set_defaults(func=func)
+    cutover = subparsers.add_parser(
+        'heat-cutover',
+        help='Switch imported servers\' agents from Heat to swconfig '
+             'through the channel they read (for POLL_SERVER_HEAT and '
+             'POLL_SERVER_CFN: the os-collect-config block of the server '
+             'resource\'s metadata in Heat), or back with --revert. Needs '
+             'write access to Heat\'s resource table.')
+    cutover.add_argument(
+        '--heat-database', required=True, metavar='URL',
+        help='Heat\'s database, as heat.conf [database] connection names '
+             'it; the server resources\' metadata is written.')
+    cutover.add_argument(
+        '--server', action='append', metavar='SERVER_ID',
+        help='Switch this server (repeat for more).')
+    cutover.add_argument(
+        '--all', action='store_true',
+        help='Switch every server with deployments in Heat.')
+    cutover.add_argument(
+        '--revert', action='store_true',
+        help='Put Heat\'s own settings back, and have swconfig send an '
+             'agent that already polls it back to Heat.')
+    cutover.add_argument(
+        '--force', action='store_true',
+        help='Switch a server even while one of its deployments is '
+             'IN_PROGRESS in Heat; that deployment\'s signal may then '
+             'reach Heat only.')
+    cutover.set_defaults(func=do_heat_cutover)
 
 
 command_opt = cfg.SubCommandOpt('command', title='Commands',

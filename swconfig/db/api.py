@@ -109,6 +109,8 @@ new_server_row = servers.new_server_row
 server_claim = servers.server_claim
 server_claim_many = servers.server_claim_many
 server_claimable = servers.server_claimable
+server_collect_config_override_set = (
+    servers.server_collect_config_override_set)
 server_delete = servers.server_delete
 server_deployment_configs = servers.server_deployment_configs
 server_deployment_configs_many = servers.server_deployment_configs_many

@@ -29,7 +29,7 @@ from swconfig.db import session
 MIGRATIONS_DIR = os.path.join(os.path.dirname(__file__), 'migrations')
 #: The newest revision shipped (tests/unit/db/test_migrations.py keeps it
 #: equal to alembic's head): a database at it needs no migration.
-HEAD = 'e8f1a6c3b274'
+HEAD = 'f3b7d2a91c64'
 #: Where alembic records a database's revision (its default name).
 _VERSION_TABLE = 'alembic_version'
 

@@ -167,6 +167,11 @@ class Server(Base):
     #: never). Written late, in batches, by the API workers
     #: (``swconfig.api.agent.poll_times``); only ever moves forward.
     last_poll_at = sa.Column(types.timestamp(), nullable=True)
+    #: The os-collect-config block the document gives instead of
+    #: swconfig's own (NULL: swconfig's), sealed (``common.sealing``): a
+    #: server handed back to Heat is told Heat's settings, which hold a
+    #: stack user's password.
+    collect_config_override = sa.Column(types.long_text(), nullable=True)
 
 
 class ServerLabel(Base):

@@ -255,6 +255,18 @@ def server_delete(context: RequestContext, server_id: str) -> None:
         'server_id': server_id, 'changed_at': timeutils.utcnow()})
 
 
+@writer
+def server_collect_config_override_set(context: RequestContext,
+                                       server_id: str,
+                                       sealed: str | None) -> None:
+    """Give the server's document another os-collect-config block
+    (``sealed``, see ``common.sealing``), or its own again (None); the
+    caller renders the document."""
+    context.session.execute(
+        sa.update(_SERVER).where(_SERVER.c.id == server_id)
+        .values(collect_config_override=sealed))
+
+
 # -- metadata documents ------------------------------------------------------
 
 @reader

@@ -43,16 +43,16 @@ from swconfig.common import states
 from swconfig.db import api as db_api
 from swconfig.engine import project_transfer
 
-_HEAT = sa.MetaData()
+HEAT_TABLES = sa.MetaData()
 # The columns of Heat's tables that the import reads (Heat 2015.1 and
 # later: none of them has changed since).
-_CONFIG = sa.Table(
-    'software_config', _HEAT, sa.Column('id', sa.String(36)),
+CONFIG_TABLE = sa.Table(
+    'software_config', HEAT_TABLES, sa.Column('id', sa.String(36)),
     sa.Column('name', sa.String(255)), sa.Column('group', sa.String(255)),
     sa.Column('config', sa.Text), sa.Column('tenant', sa.String(64)),
     sa.Column('created_at', sa.DateTime))
-_DEPLOYMENT = sa.Table(
-    'software_deployment', _HEAT, sa.Column('id', sa.String(36)),
+DEPLOYMENT_TABLE = sa.Table(
+    'software_deployment', HEAT_TABLES, sa.Column('id', sa.String(36)),
     sa.Column('config_id', sa.String(36)),
     sa.Column('server_id', sa.String(36)),
     sa.Column('input_values', sa.Text), sa.Column('output_values', sa.Text),
@@ -61,10 +61,16 @@ _DEPLOYMENT = sa.Table(
     sa.Column('stack_user_project_id', sa.String(64)),
     sa.Column('created_at', sa.DateTime),
     sa.Column('updated_at', sa.DateTime))
-_RESOURCE = sa.Table(
-    'resource', _HEAT, sa.Column('nova_instance', sa.String(255)),
-    sa.Column('rsrc_metadata', sa.Text), sa.Column('action', sa.String(255)))
+RESOURCE_TABLE = sa.Table(
+    'resource', HEAT_TABLES, sa.Column('id', sa.Integer, primary_key=True),
+    sa.Column('nova_instance', sa.String(255)),
+    sa.Column('rsrc_metadata', sa.Text), sa.Column('action', sa.String(255)),
+    sa.Column('atomic_key', sa.Integer))
 
+#: Where ``heat-cutover`` keeps, in a server resource's metadata in
+#: Heat, the os-collect-config block Heat gave the server (for
+#: ``--revert``) while the block itself points the agent at swconfig.
+SAVED_BLOCK = 'swconfig-cutover'
 #: Inputs of a derived config that hold a stack user's password.
 SECRET_INPUTS = frozenset({'deploy_password'})
 #: os-collect-config collector -> Heat's software_config_transport.
@@ -87,7 +93,7 @@ class Inventory:
     heat_order: dict[str, list[str]]
 
 
-def _json(text: str | None) -> Any:
+def json_value(text: str | None) -> Any:
     return None if text is None else json.loads(text)
 
 
@@ -102,10 +108,13 @@ def _without_secrets(inputs: list[dict]) -> list[dict]:
             else item for item in inputs]
 
 
-def _transport(metadata: dict | None) -> str:
+def transport_of(metadata: dict | None) -> str:
     """The metadata transport of a server's agent, from the
-    os-collect-config block Heat gave it."""
-    block = (metadata or {}).get('os-collect-config') or {}
+    os-collect-config block Heat gave it (kept aside once the server is
+    cut over to swconfig)."""
+    metadata = metadata or {}
+    block = metadata.get(SAVED_BLOCK) or metadata.get(
+        'os-collect-config') or {}
     for collector in block.get('collectors') or sorted(block):
         if collector in _TRANSPORTS:
             return _TRANSPORTS[collector]
@@ -119,14 +128,15 @@ def read(heat_url: str, projects: list[str] | None = None) -> Inventory:
     try:
         with engine.connect() as connection:
             configs = {row.id: row for row in connection.execute(
-                sa.select(_CONFIG))}
+                sa.select(CONFIG_TABLE))}
             deployments = list(connection.execute(
-                sa.select(_DEPLOYMENT).order_by(_DEPLOYMENT.c.created_at,
-                                                _DEPLOYMENT.c.id)))
-            metadata = {row.nova_instance: _json(row.rsrc_metadata)
+                sa.select(DEPLOYMENT_TABLE).order_by(
+                    DEPLOYMENT_TABLE.c.created_at, DEPLOYMENT_TABLE.c.id)))
+            resources = RESOURCE_TABLE
+            metadata = {row.nova_instance: json_value(row.rsrc_metadata)
                         for row in connection.execute(sa.select(
-                            _RESOURCE).where(
-                                _RESOURCE.c.nova_instance.is_not(None)))}
+                            resources).where(
+                                resources.c.nova_instance.is_not(None)))}
     finally:
         engine.dispose()
     if projects is not None:
@@ -136,7 +146,7 @@ def read(heat_url: str, projects: list[str] | None = None) -> Inventory:
 
 def _inventory(configs: dict, deployments: list, metadata: dict,
                projects: list[str] | None) -> Inventory:
-    bodies = {config_id: _json(row.config) or {}
+    bodies = {config_id: json_value(row.config) or {}
               for config_id, row in configs.items()}
     heat_order: dict[str, list] = {}
     for row in deployments:
@@ -177,7 +187,7 @@ def _inventory(configs: dict, deployments: list, metadata: dict,
                                       for row in deferred]
         by_transport: dict[str, list[str]] = {}
         for server_id in {row.server_id for row in mine}:
-            by_transport.setdefault(_transport(metadata.get(server_id)),
+            by_transport.setdefault(transport_of(metadata.get(server_id)),
                                     []).append(server_id)
         inventory.transports[tenant] = {
             name: sorted(ids) for name, ids in sorted(by_transport.items())}
@@ -196,8 +206,8 @@ def _config_row(row: Any, body: dict) -> dict:
 def _deployment_row(row: Any) -> dict:
     return {'id': row.id, 'config_id': row.config_id,
             'server_id': row.server_id,
-            'input_values': _json(row.input_values),
-            'output_values': _json(row.output_values),
+            'input_values': json_value(row.input_values),
+            'output_values': json_value(row.output_values),
             'stack_user_project_id': row.stack_user_project_id,
             'action': row.action, 'status': row.status,
             'status_reason': row.status_reason,

@@ -32,6 +32,7 @@ from swconfig import transports
 from swconfig.common import context as swconfig_context
 from swconfig.common import exception
 from swconfig.common import representations
+from swconfig.common import sealing
 from swconfig.common import states
 from swconfig.common.context import RequestContext
 from swconfig.db import api as db_api
@@ -54,7 +55,18 @@ def stays_in_document(deployment: dict) -> bool:
 
 
 def collect_config_settings(server: dict) -> dict:
-    """The os-collect-config block of the server's metadata transport."""
+    """The os-collect-config block of the server's metadata transport, or
+    the one the server was handed back with (``heat-cutover --revert``:
+    its agent goes back to Heat)."""
+    sealed = server.get('collect_config_override')
+    if sealed:
+        return sealing.unseal(sealed)
+    return own_collect_config_settings(server)
+
+
+def own_collect_config_settings(server: dict) -> dict:
+    """The os-collect-config block of swconfig's own transport for the
+    server (what a user is told to boot it with)."""
     return transports.get_metadata(
         server.get('config_transport')).collector_settings(server)
 
@@ -166,7 +178,7 @@ def _store_if_changed(context: RequestContext, server: dict,
 def agent_config(server: dict) -> dict[str, Any]:
     """What a user puts into cloud-init to bootstrap the agent: the
     settings, and the same as an os-collect-config.conf."""
-    settings = collect_config_settings(server)
+    settings = own_collect_config_settings(server)
     lines = ['[DEFAULT]',
              f'collectors = {",".join(settings["collectors"])}',
              'command = os-refresh-config',

@@ -179,3 +179,119 @@ def test_a_heat_stack_is_imported_verified_and_kept_up_to_date(heat_cloud):
         'software_deployment']
     assert (body['action'], body['status'], body['status_reason']) == (
         'UPDATE', 'FAILED', 'failed later')
+
+
+CUTOVER_TEMPLATE = '''
+heat_template_version: 2021-04-16
+parameters:
+  runlog: {type: string}
+  later: {type: boolean, default: false}
+conditions:
+  later: {get_param: later}
+resources:
+  server:
+    type: OS::Heat::DeployedServer
+    properties:
+      software_config_transport: POLL_SERVER_HEAT
+  config:
+    type: OS::Heat::SoftwareConfig
+    properties:
+      group: script
+      inputs: [{name: runlog}, {name: name}]
+      config: |
+        #!/bin/sh
+        echo "ran $name" >> "$runlog"
+  deployment:
+    type: OS::Heat::SoftwareDeployment
+    properties:
+      config: {get_resource: config}
+      server: {get_resource: server}
+      signal_transport: NO_SIGNAL
+      input_values: {runlog: {get_param: runlog}, name: from-heat}
+  again:
+    type: OS::Heat::SoftwareDeployment
+    condition: later
+    properties:
+      config: {get_resource: config}
+      server: {get_resource: server}
+      signal_transport: NO_SIGNAL
+      input_values: {runlog: {get_param: runlog}, name: heat-again}
+outputs:
+  os_collect_config: {value: {get_attr: [server, os_collect_config]}}
+'''
+
+
+def _runs(path):
+    return path.read_text().splitlines() if path.exists() else []
+
+
+def test_cutover_moves_a_polling_agent_and_revert_moves_it_back(
+        heat_cloud, agent, tmp_path):
+    """A real os-collect-config polling Heat (POLL_SERVER_HEAT), whose
+    settings the real os-apply-config renders from each collection with
+    heat-agents' templates, as on a server."""
+    cloud = heat_cloud
+    runlog = tmp_path / 'runs.log'
+    name = f'cutover-{uuid.uuid4().hex[:8]}'
+    client = cloud.heat_client()
+    stack = cloud.create_stack(name, CUTOVER_TEMPLATE,
+                               parameters={'runlog': str(runlog)})
+    assert stack.stack_status == 'CREATE_COMPLETE', stack.stack_status_reason
+    server_id = client.resources.get(name, 'server').physical_resource_id
+    block = {item['output_key']: item['output_value']
+             for item in stack.outputs}['os_collect_config']
+    heat_conf = agent.render_collector_config({'os-collect-config': block})
+    assert '[heat]' in heat_conf
+    agent.occ_config.write_text(heat_conf)
+    assert agent.run_once(None, collector='heat').check()
+    assert _runs(runlog) == ['ran from-heat']
+    _manage(cloud, 'heat-import', '--project', cloud.project_id())
+
+    switched = _manage(cloud, 'heat-cutover', '--server', server_id)
+
+    assert switched == (f'server {server_id} (POLL_SERVER_HEAT): switched '
+                        f'to swconfig: its next collection from Heat points '
+                        f'it at its signed swconfig URL\n')
+    assert agent.run_once(None, collector='heat').check()
+    swconfig_conf = agent.render_collector_config(agent.collected('heat'))
+    assert '[request]' in swconfig_conf and '[heat]' not in swconfig_conf
+    agent.occ_config.write_text(swconfig_conf)
+    api = cloud.swconfig_session()
+    config = api.post('/software_configs', json={
+        'name': 'z-swconfig', 'group': 'script',
+        'inputs': [{'name': 'runlog'}, {'name': 'name'}],
+        'config': '#!/bin/sh\necho "ran $name" >> "$runlog"\n'}).json()[
+            'software_config']
+    created = api.post('/software_deployments', json={
+        'config_id': config['id'], 'server_id': server_id,
+        'input_values': {'runlog': str(runlog), 'name': 'from-swconfig'},
+        'signal_transport': 'HEAT_SIGNAL'})
+    assert created.status_code == 200, created.text
+    deployment_id = created.json()['software_deployment']['id']
+    run = agent.run_once(None).check()
+    waiting.wait_for(lambda: api.get(
+        f'/software_deployments/{deployment_id}').json()[
+            'software_deployment']['status'] == 'COMPLETE', TIMEOUT,
+        f'the deployment made in swconfig to complete:\n{swconfig_conf}\n'
+        f'{run.output}')
+    # What ran from Heat did not run again.
+    assert _runs(runlog) == ['ran from-heat', 'ran from-swconfig']
+
+    back = _manage(cloud, 'heat-cutover', '--revert', '--server', server_id)
+
+    assert 'back on Heat' in back, back
+    assert agent.run_once(None).check()
+    returned = agent.render_collector_config(agent.collected('request'))
+    assert returned == heat_conf
+    agent.occ_config.write_text(returned)
+    client.stacks.update(stack.id, template=CUTOVER_TEMPLATE, parameters={
+        'runlog': str(runlog), 'later': True})
+    updated = cloud.wait_for_stack(name)
+    assert updated.stack_status == 'UPDATE_COMPLETE', (
+        updated.stack_status_reason)
+    assert agent.run_once(None, collector='heat').check()
+    assert _runs(runlog) == ['ran from-heat', 'ran from-swconfig',
+                             'ran heat-again']
+    database = cloud.swconfig.config_file.rsplit('/', 1)[0] + '/swconfig.db'
+    with open(database, 'rb') as handle:
+        assert block['heat']['password'].encode() not in handle.read()

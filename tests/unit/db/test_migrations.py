@@ -388,6 +388,16 @@ ROWS_AT = {
              'push_pending': False, 'last_poll_at': T0 + 17 * SECOND},
         ],
     },
+    'f3b7d2a91c64': {
+        'server': [
+            {'id': 'server-6', 'tenant': 'p1', 'base_url': None,
+             'token_revision': 1, 'document': '{}', 'etag': '"e-6"',
+             'document_revision': 1, 'created_at': T0 + 18 * SECOND,
+             'updated_at': T0 + 18 * SECOND, 'config_transport': None,
+             'push_pending': False, 'last_poll_at': None,
+             'collect_config_override': 'v1:k:sealed ü'},
+        ],
+    },
 }
 
 

@@ -65,13 +65,13 @@ def _metadata(*collectors, listed=True):
 def heat_database(tmp_path):
     url = f'sqlite:///{tmp_path}/heat.sqlite'
     engine = sa.create_engine(url)
-    heat_import._HEAT.create_all(engine)
+    heat_import.HEAT_TABLES.create_all(engine)
 
     def fill(configs, deployments, resources):
         with engine.begin() as connection:
-            for table, rows in ((heat_import._CONFIG, configs),
-                                (heat_import._DEPLOYMENT, deployments),
-                                (heat_import._RESOURCE, resources)):
+            for table, rows in ((heat_import.CONFIG_TABLE, configs),
+                                (heat_import.DEPLOYMENT_TABLE, deployments),
+                                (heat_import.RESOURCE_TABLE, resources)):
                 if rows:
                     connection.execute(sa.insert(table), rows)
         return url

@@ -1,0 +1,210 @@
+# Copyright 2026 swconfig developers
+#
+#    Licensed under the Apache License, Version 2.0 (the "License"); you may
+#    not use this file except in compliance with the License. You may obtain
+#    a copy of the License at
+#
+#         http://www.apache.org/licenses/LICENSE-2.0
+#
+#    Unless required by applicable law or agreed to in writing, software
+#    distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+#    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+#    License for the specific language governing permissions and limitations
+#    under the License.
+
+"""Switching imported servers' agents from Heat to swconfig, and back
+(``swconfig-manage heat-cutover``), through the channel each agent
+already reads.
+
+An agent that polls Heat's API (``POLL_SERVER_HEAT``, ``POLL_SERVER_CFN``)
+re-renders its os-collect-config settings from the ``os-collect-config``
+block of its server resource's metadata and re-executes itself when they
+change: Heat switches agents between transports so. A cutover writes
+swconfig's block (the server's signed URL) there, keeping Heat's block
+beside it (``heat_import.SAVED_BLOCK``); the agent's next collection from
+Heat switches it, and as its config ids are Heat's (``heat-import``), it
+runs nothing again. The block carries no collector section but
+swconfig's: os-collect-config exits on a section rendered with empty
+values.
+
+A revert puts Heat's block back into Heat's metadata, then gives the
+server's swconfig document Heat's block (sealed at rest: it holds the
+stack user's password), so an agent already polling swconfig goes back
+to Heat at its next poll. A later cutover undoes both.
+
+Heat's metadata is written with Heat's own optimistic lock (the resource
+row's ``atomic_key``), so a concurrent write by heat-engine is never
+lost. Each server is one step; an interrupted run can be run again.
+"""
+
+import dataclasses
+import json
+
+import sqlalchemy as sa
+
+from swconfig.common import context as swconfig_context
+from swconfig.common import exception
+from swconfig.common import sealing
+from swconfig.common import states
+from swconfig.db import api as db_api
+from swconfig.engine import heat_import
+from swconfig.engine import metadata
+
+#: Transports whose agents read their settings from Heat's metadata.
+POLLING = ('POLL_SERVER_HEAT', 'POLL_SERVER_CFN')
+#: Attempts at writing a resource's metadata that heat-engine changed
+#: meanwhile.
+_WRITE_ATTEMPTS = 5
+_RESOURCE = heat_import.RESOURCE_TABLE
+_DEPLOYMENT = heat_import.DEPLOYMENT_TABLE
+
+
+@dataclasses.dataclass
+class Outcome:
+    """What happened to one server: ``done`` false when it was left as it
+    was (``said`` says why)."""
+
+    server_id: str
+    transport: str
+    done: bool
+    said: str
+
+
+def _resource(connection: sa.Connection, server_id: str):
+    return connection.execute(sa.select(_RESOURCE).where(
+        _RESOURCE.c.nova_instance == server_id,
+        _RESOURCE.c.action != 'DELETE').order_by(_RESOURCE.c.id)).first()
+
+
+def _write(connection: sa.Connection, server_id: str, change) -> bool:
+    """Apply ``change`` (metadata dict -> new dict) to the server
+    resource's metadata under Heat's lock; False if there is none."""
+    for _attempt in range(_WRITE_ATTEMPTS):
+        row = _resource(connection, server_id)
+        if row is None:
+            return False
+        key = _RESOURCE.c.atomic_key
+        done = connection.execute(
+            sa.update(_RESOURCE).where(
+                _RESOURCE.c.id == row.id,
+                key.is_(None) if row.atomic_key is None
+                else key == row.atomic_key)
+            .values(rsrc_metadata=json.dumps(change(
+                heat_import.json_value(row.rsrc_metadata) or {})),
+                atomic_key=(row.atomic_key or 0) + 1))
+        connection.commit()
+        if done.rowcount == 1:
+            return True
+    raise exception.Conflict(
+        f'Heat changed the metadata of server {server_id}\'s resource '
+        f'{_WRITE_ATTEMPTS} times while it was written; run again')
+
+
+def _in_progress(connection: sa.Connection, server_id: str) -> list[str]:
+    return list(connection.execute(sa.select(_DEPLOYMENT.c.id).where(
+        _DEPLOYMENT.c.server_id == server_id,
+        _DEPLOYMENT.c.status == states.IN_PROGRESS)).scalars())
+
+
+def _servers(connection: sa.Connection,
+             server_ids: list[str] | None) -> list[str]:
+    """The servers named, or every server with deployments in Heat."""
+    if server_ids is not None:
+        return server_ids
+    return sorted(connection.execute(
+        sa.select(_DEPLOYMENT.c.server_id).distinct()).scalars())
+
+
+def _set_override(server_id: str, block: dict | None) -> None:
+    admin = swconfig_context.get_admin_context()
+    db_api.server_collect_config_override_set(
+        admin, server_id, None if block is None else sealing.seal(block))
+    metadata.render(server_id)
+
+
+def _cut_over(connection, server_id: str, force: bool) -> Outcome:
+    row = _resource(connection, server_id)
+    if row is None:
+        return Outcome(server_id, 'unknown', False,
+                       'no server resource in Heat')
+    md = heat_import.json_value(row.rsrc_metadata) or {}
+    transport = heat_import.transport_of(md)
+    if transport not in POLLING:
+        return Outcome(server_id, transport, False,
+                       f'not available yet for {transport}: the agent '
+                       f'keeps polling Heat')
+    admin = swconfig_context.get_admin_context()
+    try:
+        server = db_api.server_get(admin, server_id)
+    except exception.ServerNotFound:
+        return Outcome(server_id, transport, False,
+                       'not in swconfig: run heat-import first')
+    running = _in_progress(connection, server_id)
+    if running and not force:
+        return Outcome(server_id, transport, False,
+                       f'deployment {", ".join(running)} IN_PROGRESS: run '
+                       f'again once it has finished (--force switches '
+                       f'now: its signal may then reach Heat only)')
+    # swconfig first: an agent that arrives must stay.
+    if server.get('collect_config_override'):
+        _set_override(server_id, None)
+    block = metadata.own_collect_config_settings(server)
+    was_cut_over = heat_import.SAVED_BLOCK in md
+
+    def to_swconfig(current: dict) -> dict:
+        saved = current.get(heat_import.SAVED_BLOCK) or current.get(
+            'os-collect-config')
+        return {**current, 'os-collect-config': block,
+                heat_import.SAVED_BLOCK: saved}
+
+    _write(connection, server_id, to_swconfig)
+    said = ('already on swconfig; its settings written again'
+            if was_cut_over else 'switched to swconfig: its next '
+            'collection from Heat points it at its signed swconfig URL')
+    if running:
+        said += (f' (forced while {", ".join(running)} was IN_PROGRESS)')
+    return Outcome(server_id, transport, True, said)
+
+
+def _revert(connection, server_id: str) -> Outcome:
+    row = _resource(connection, server_id)
+    if row is None:
+        return Outcome(server_id, 'unknown', False,
+                       'no server resource in Heat')
+    md = heat_import.json_value(row.rsrc_metadata) or {}
+    transport = heat_import.transport_of(md)
+    saved = md.get(heat_import.SAVED_BLOCK)
+    if saved is None:
+        return Outcome(server_id, transport, False, 'not cut over')
+
+    def to_heat(current: dict) -> dict:
+        restored = dict(current)
+        restored['os-collect-config'] = restored.pop(
+            heat_import.SAVED_BLOCK, saved)
+        return restored
+
+    # Heat first: an agent sent back must not be sent on again.
+    _write(connection, server_id, to_heat)
+    _set_override(server_id, saved)
+    return Outcome(server_id, transport, True,
+                   'back on Heat: Heat\'s settings restored, and swconfig '
+                   'hands them to its agent at its next poll')
+
+
+def run(heat_url: str, server_ids: list[str] | None, revert: bool = False,
+        force: bool = False) -> list[Outcome]:
+    """Cut over (or revert) ``server_ids`` (every server with deployments
+    in Heat when None), one after another."""
+    engine = sa.create_engine(heat_url, poolclass=sa.pool.NullPool)
+    outcomes = []
+    try:
+        with engine.connect() as connection:
+            for server_id in _servers(connection, server_ids):
+                if revert:
+                    outcomes.append(_revert(connection, server_id))
+                else:
+                    outcomes.append(_cut_over(connection, server_id, force))
+                connection.commit()
+    finally:
+        engine.dispose()
+    return outcomes
