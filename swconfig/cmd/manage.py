@@ -129,6 +129,41 @@ def _counts(counts: dict[str, int]) -> str:
     return ', '.join(shown) or 'nothing'
 
 
+def _import_projects(projects: list[dict], *, skip_existing: bool,
+                     kept: str, refresh: bool = False, origin: str = '',
+                     after=None) -> int:
+    """Import each project in a transaction of its own, one line each
+    (stderr for a refused one, which writes nothing); how many were
+    refused. ``after(project_id)`` prints more after an imported one."""
+    from swconfig.engine import project_transfer
+    refused = 0
+    for project in projects:
+        try:
+            report = project_transfer.import_project(
+                project, skip_existing=skip_existing, refresh=refresh)
+        except (exception.Invalid, exception.Conflict) as exc:
+            refused += 1
+            print(f'Refused project {project["project_id"]} (nothing of it '
+                  f'written): {exc}', file=sys.stderr)
+            continue
+        line = (f'Imported project {report["project_id"]}{origin}: '
+                f'{_counts(report["inserted"])}')
+        if any(report['updated'].values()):
+            line += f'; changed in Heat since: {_counts(report["updated"])}'
+        if any(report['skipped'].values()):
+            line += f'; {kept}: {_counts(report["skipped"])}'
+        if report['renumbered']:
+            line += (f'; numbered anew (their ids were taken): '
+                     f'{", ".join(report["renumbered"])}')
+        if report['rendered']:
+            line += (f'; agent documents rendered again: '
+                     f'{len(report["rendered"])}')
+        print(line)
+        if after is not None:
+            after(project['project_id'])
+    return refused
+
+
 def do_import() -> None:
     """Import each project of the document in a transaction of its own;
     exit 1 when any was refused (the others stay imported)."""
@@ -158,28 +193,8 @@ def do_import() -> None:
             sys.exit(f'swconfig-manage import: the document has no project '
                      f'{", ".join(missing)}')
         projects = [p for p in projects if p['project_id'] in wanted]
-    refused = 0
-    for project in projects:
-        try:
-            report = project_transfer.import_project(
-                project, skip_existing=CONF.command.skip_existing)
-        except (exception.Invalid, exception.Conflict) as exc:
-            refused += 1
-            print(f'Refused project {project["project_id"]} (nothing of it '
-                  f'written): {exc}', file=sys.stderr)
-            continue
-        line = (f'Imported project {report["project_id"]}: '
-                f'{_counts(report["inserted"])}')
-        if any(report['skipped'].values()):
-            line += f'; kept as they were: {_counts(report["skipped"])}'
-        if report['renumbered']:
-            line += (f'; numbered anew (their ids were taken): '
-                     f'{", ".join(report["renumbered"])}')
-        if report['rendered']:
-            line += (f'; agent documents rendered again: '
-                     f'{len(report["rendered"])}')
-        print(line)
-    if refused:
+    if _import_projects(projects, skip_existing=CONF.command.skip_existing,
+                        kept='kept as they were'):
         sys.exit(1)
 
 
@@ -236,26 +251,11 @@ def do_heat_import() -> None:
     if CONF.command.dry_run:
         _show_inventory(inventory)
         return
-    refused = 0
-    for project in project_transfer.check_document(
-            heat_import.document(inventory)):
-        try:
-            report = project_transfer.import_project(
-                project, skip_existing=True, refresh=True)
-        except (exception.Invalid, exception.Conflict) as exc:
-            refused += 1
-            print(f'Refused project {project["project_id"]} (nothing of it '
-                  f'written): {exc}', file=sys.stderr)
-            continue
-        line = (f'Imported project {report["project_id"]} from Heat: '
-                f'{_counts(report["inserted"])}')
-        if any(report['updated'].values()):
-            line += f'; changed in Heat since: {_counts(report["updated"])}'
-        if any(report['skipped'].values()):
-            line += f'; already imported: {_counts(report["skipped"])}'
-        print(line)
-        _show_deferred(inventory, project['project_id'])
-    if refused:
+    if _import_projects(
+            project_transfer.check_document(heat_import.document(inventory)),
+            skip_existing=True, refresh=True, origin=' from Heat',
+            kept='already imported',
+            after=lambda project_id: _show_deferred(inventory, project_id)):
         sys.exit(1)
 
 

@@ -122,13 +122,23 @@ def _set_override(server_id: str, block: dict | None) -> None:
     metadata.render(server_id)
 
 
-def _cut_over(connection, server_id: str, force: bool) -> Outcome:
+def _heat_side(connection: sa.Connection,
+               server_id: str) -> tuple[dict, str] | None:
+    """The server resource's metadata in Heat and the transport its agent
+    polls Heat with; None when Heat has no such resource."""
     row = _resource(connection, server_id)
     if row is None:
+        return None
+    md = heat_import.json_value(row.rsrc_metadata) or {}
+    return md, heat_import.transport_of(md)
+
+
+def _cut_over(connection, server_id: str, force: bool) -> Outcome:
+    found = _heat_side(connection, server_id)
+    if found is None:
         return Outcome(server_id, 'unknown', False,
                        'no server resource in Heat')
-    md = heat_import.json_value(row.rsrc_metadata) or {}
-    transport = heat_import.transport_of(md)
+    md, transport = found
     if transport not in POLLING:
         return Outcome(server_id, transport, False,
                        f'not available yet for {transport}: the agent '
@@ -167,12 +177,11 @@ def _cut_over(connection, server_id: str, force: bool) -> Outcome:
 
 
 def _revert(connection, server_id: str) -> Outcome:
-    row = _resource(connection, server_id)
-    if row is None:
+    found = _heat_side(connection, server_id)
+    if found is None:
         return Outcome(server_id, 'unknown', False,
                        'no server resource in Heat')
-    md = heat_import.json_value(row.rsrc_metadata) or {}
-    transport = heat_import.transport_of(md)
+    md, transport = found
     saved = md.get(heat_import.SAVED_BLOCK)
     if saved is None:
         return Outcome(server_id, transport, False, 'not cut over')

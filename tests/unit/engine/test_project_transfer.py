@@ -158,6 +158,15 @@ def _seed(facade, project='p1', prefix='', event_ids=(7, 9, 3)):
         metadata.render(server_id)
 
 
+def _seeded_document(databases):
+    """The export of ``_seed``'s project, from a SQLite database of its
+    own."""
+    source = databases('sqlite')
+    databases.use(source)
+    _seed(source)
+    return _export(databases, source)
+
+
 def _export(databases, facade, projects=None):
     databases.use(facade)
     return project_transfer.export_document(projects)
@@ -215,10 +224,7 @@ def test_a_project_moves_to_another_backend_exactly(databases, source,
 @on_every_backend
 def test_ids_the_database_has_refuse_the_project_whole(databases, backend):
     facade = databases(backend)
-    source = databases('sqlite')
-    databases.use(source)
-    _seed(source)
-    document = _export(databases, source)
+    document = _seeded_document(databases)
     _import(databases, facade, document)
     extra = copy.deepcopy(document)
     extra['projects'][0]['software_configs'].append(
@@ -241,10 +247,7 @@ def test_ids_the_database_has_refuse_the_project_whole(databases, backend):
 def test_skip_existing_keeps_what_is_there_and_imports_the_rest(
         databases, backend):
     facade = databases(backend)
-    source = databases('sqlite')
-    databases.use(source)
-    _seed(source)
-    document = _export(databases, source)
+    document = _seeded_document(databases)
     smaller = copy.deepcopy(document)
     project = smaller['projects'][0]
     project['software_deployments'] = [
@@ -281,10 +284,7 @@ def test_skip_existing_keeps_what_is_there_and_imports_the_rest(
 def test_ids_of_another_project_are_refused_even_when_skipping(
         databases, backend):
     facade = databases(backend)
-    source = databases('sqlite')
-    databases.use(source)
-    _seed(source)
-    document = _export(databases, source)
+    document = _seeded_document(databases)
     _import(databases, facade, document)
     moved = copy.deepcopy(document)
     moved['projects'][0]['project_id'] = 'p-other'
@@ -323,10 +323,7 @@ def test_a_refusal_late_in_the_project_leaves_nothing_of_it(databases,
     """The group's name is taken by another group of the project: refused
     saying so, and the configs and servers inserted before are gone."""
     facade = databases(backend)
-    source = databases('sqlite')
-    databases.use(source)
-    _seed(source)
-    document = _export(databases, source)
+    document = _seeded_document(databases)
     _insert(facade, models.ServerGroup.__table__, [
         {'id': 'g-there', 'tenant': 'p1', 'name': 'web',
          'created_at': _at(0)}])
@@ -420,10 +417,7 @@ def test_a_project_the_release_cannot_read_is_refused_saying_where(
 @on_every_backend
 def test_refresh_brings_kept_deployments_up_to_date(databases, backend):
     facade = databases(backend)
-    source = databases('sqlite')
-    databases.use(source)
-    _seed(source)
-    document = _export(databases, source)
+    document = _seeded_document(databases)
     _import(databases, facade, document)
     changed = copy.deepcopy(document)
     [row] = [row for row in changed['projects'][0]['software_deployments']
