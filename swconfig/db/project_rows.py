@@ -69,7 +69,8 @@ OBJECTS = (_CONFIG, _SERVER, _DEPLOYMENT, _GROUP, _ROLLOUT)
 NUMBERED = ('deployment_event', 'rollout_event')
 #: What of a deployment changes after it is made: what an import with
 #: ``refresh`` brings up to date in a deployment the database has.
-MUTABLE = ('config_id', 'input_values', 'output_values', 'action', 'status',
+MUTABLE = ('config_id', 'source_config_id', 'signal_transport',
+           'input_values', 'output_values', 'action', 'status',
            'status_reason', 'updated_at')
 #: Ids per IN list: far below every backend's limit on parameters.
 _CHUNK = 500

@@ -40,6 +40,7 @@ import sqlalchemy as sa
 
 from swconfig.common import context as swconfig_context
 from swconfig.common import states
+from swconfig.conf import CONF
 from swconfig.db import api as db_api
 from swconfig.engine import project_transfer
 
@@ -65,7 +66,12 @@ RESOURCE_TABLE = sa.Table(
     'resource', HEAT_TABLES, sa.Column('id', sa.Integer, primary_key=True),
     sa.Column('nova_instance', sa.String(255)),
     sa.Column('rsrc_metadata', sa.Text), sa.Column('action', sa.String(255)),
-    sa.Column('atomic_key', sa.Integer))
+    sa.Column('atomic_key', sa.Integer),
+    sa.Column('rsrc_prop_data_id', sa.Integer))
+PROPERTIES_TABLE = sa.Table(
+    'resource_properties_data', HEAT_TABLES,
+    sa.Column('id', sa.Integer, primary_key=True),
+    sa.Column('data', sa.Text), sa.Column('encrypted', sa.Boolean))
 
 #: Where ``heat-cutover`` keeps, in a server resource's metadata in
 #: Heat, the os-collect-config block Heat gave the server (for
@@ -73,6 +79,9 @@ RESOURCE_TABLE = sa.Table(
 SAVED_BLOCK = 'swconfig-cutover'
 #: Inputs of a derived config that hold a stack user's password.
 SECRET_INPUTS = frozenset({'deploy_password'})
+#: Heat's signal transports that swconfig has under the same name.
+SIGNAL_TRANSPORTS = frozenset({'HEAT_SIGNAL', 'TEMP_URL_SIGNAL',
+                               'ZAQAR_SIGNAL', 'NO_SIGNAL'})
 #: os-collect-config collector -> Heat's software_config_transport.
 _TRANSPORTS = {'heat': 'POLL_SERVER_HEAT', 'cfn': 'POLL_SERVER_CFN',
                'request': 'POLL_TEMP_URL', 'zaqar': 'ZAQAR_MESSAGE'}
@@ -137,14 +146,38 @@ def read(heat_url: str, projects: list[str] | None = None) -> Inventory:
                         for row in connection.execute(sa.select(
                             resources).where(
                                 resources.c.nova_instance.is_not(None)))}
+            sources = _sources(connection)
     finally:
         engine.dispose()
     if projects is not None:
         deployments = [row for row in deployments if row.tenant in projects]
-    return _inventory(configs, deployments, metadata, projects)
+    return _inventory(configs, deployments, metadata, sources, projects)
+
+
+def _sources(connection: sa.Connection) -> dict[str, str]:
+    """Deployment id -> the config its Heat resource deploys (the
+    ``config`` property), for deployments a stack made. Heat derives the
+    deployment's config from it on the client side and keeps no link in
+    the deployment; swconfig needs it to derive the config again when
+    the stack, managed through the ``OS::Swconfig::`` types, changes.
+    Properties Heat stores encrypted (heat.conf
+    ``encrypt_parameters_and_properties``) are not read."""
+    resources, properties = RESOURCE_TABLE, PROPERTIES_TABLE
+    found = {}
+    for deployment_id, data in connection.execute(
+            sa.select(resources.c.nova_instance, properties.c.data).join(
+                properties, properties.c.id == resources.c.rsrc_prop_data_id)
+            .where(resources.c.nova_instance.is_not(None),
+                   sa.or_(properties.c.encrypted.is_(None),
+                          properties.c.encrypted.is_(False)))):
+        config = (json_value(data) or {}).get('config')
+        if isinstance(config, str):
+            found[deployment_id] = config
+    return found
 
 
 def _inventory(configs: dict, deployments: list, metadata: dict,
+               sources: dict[str, str],
                projects: list[str] | None) -> Inventory:
     bodies = {config_id: json_value(row.config) or {}
               for config_id, row in configs.items()}
@@ -180,7 +213,9 @@ def _inventory(configs: dict, deployments: list, metadata: dict,
         inventory.projects.append({
             'project_id': tenant,
             'software_configs': project_configs,
-            'software_deployments': [_deployment_row(row) for row in taken],
+            'software_deployments': [
+                _deployment_row(row, bodies, sources.get(row.id))
+                for row in taken],
             'servers': [_server_row(server_id, created)
                         for server_id, created in servers.items()]})
         inventory.deferred[tenant] = [(row.id, row.status)
@@ -203,8 +238,21 @@ def _config_row(row: Any, body: dict) -> dict:
             'created_at': project_transfer.time_text(row.created_at)}
 
 
-def _deployment_row(row: Any) -> dict:
+def _deployment_row(row: Any, bodies: dict, source: str | None) -> dict:
+    """A deployment as swconfig keeps it; one a stack made (its source
+    config known) as one swconfig derives, with the signal transport its
+    derived config names (swconfig's default for CFN_SIGNAL, which it has
+    not), so that an update through swconfig derives the config again as
+    Heat would have."""
+    inputs = {item.get('name'): item.get('value') for item in
+              bodies.get(row.config_id, {}).get('inputs') or []}
+    transport = inputs.get('deploy_signal_transport')
+    derived = source is not None and source in bodies
     return {'id': row.id, 'config_id': row.config_id,
+            'source_config_id': source if derived else None,
+            'signal_transport': None if not derived else (
+                transport if transport in SIGNAL_TRANSPORTS
+                else CONF.default_deployment_signal_transport),
             'server_id': row.server_id,
             'input_values': json_value(row.input_values),
             'output_values': json_value(row.output_values),

@@ -28,10 +28,12 @@ server the same, and a change made in Heat afterwards is brought over by
 the next run.
 """
 
+import pathlib
 import subprocess
 import uuid
 
 import pytest
+import yaml
 
 from tests.fixtures import processes
 from tests.fixtures import waiting
@@ -295,3 +297,72 @@ def test_cutover_moves_a_polling_agent_and_revert_moves_it_back(
     database = cloud.swconfig.config_file.rsplit('/', 1)[0] + '/swconfig.db'
     with open(database, 'rb') as handle:
         assert block['heat']['password'].encode() not in handle.read()
+
+
+ENVIRONMENT = (pathlib.Path(__file__).parents[2] / 'etc' / 'heat'
+               / 'swconfig-environment.yaml')
+
+
+def test_an_imported_stack_is_adopted_through_the_swconfig_types(
+        heat_cloud, agent, tmp_path):
+    """Import, cut over, abandon the stack, adopt its data again with
+    swconfig-environment.yaml: Heat manages the stack through the
+    OS::Swconfig:: types, finds every config and deployment under Heat's
+    ids, and nothing runs again on the server."""
+    cloud = heat_cloud
+    runlog = tmp_path / 'runs.log'
+    name = f'adopt-{uuid.uuid4().hex[:8]}'
+    client = cloud.heat_client()
+    stack = cloud.create_stack(name, CUTOVER_TEMPLATE,
+                               parameters={'runlog': str(runlog)})
+    assert stack.stack_status == 'CREATE_COMPLETE', stack.stack_status_reason
+    server_id = client.resources.get(name, 'server').physical_resource_id
+    block = {item['output_key']: item['output_value']
+             for item in stack.outputs}['os_collect_config']
+    agent.occ_config.write_text(
+        agent.render_collector_config({'os-collect-config': block}))
+    assert agent.run_once(None, collector='heat').check()
+    _manage(cloud, 'heat-import', '--project', cloud.project_id())
+    _manage(cloud, 'heat-cutover', '--server', server_id)
+    assert agent.run_once(None, collector='heat').check()
+    agent.occ_config.write_text(
+        agent.render_collector_config(agent.collected('heat')))
+    api = cloud.swconfig_session()
+    before = api.get('/software_deployments',
+                     params={'server_id': server_id}).json()
+    assert len(before['software_deployments']) == 1
+
+    data_file = tmp_path / 'abandoned.json'
+    cloud.openstack('stack', 'abandon', name, '--output-file',
+                    str(data_file))
+    adopted = f'adopted-{uuid.uuid4().hex[:8]}'
+    cloud.openstack('stack', 'adopt', '--adopt-file', str(data_file),
+                    '-e', str(ENVIRONMENT), '--wait', adopted)
+
+    stack = cloud.wait_for_stack(adopted)
+    assert stack.stack_status == 'ADOPT_COMPLETE', (
+        stack.stack_status_reason, cloud.describe_events(adopted))
+    assert agent.run_once(None).check()
+    assert _runs(runlog) == ['ran from-heat']
+    assert api.get('/software_deployments',
+                   params={'server_id': server_id}).json() == before
+
+    # Managed through swconfig now: an update runs UPDATE there.
+    moved = tmp_path / 'after-adopt.log'
+    client.stacks.update(stack.id, template=CUTOVER_TEMPLATE,
+                         environment=yaml.safe_load(ENVIRONMENT.read_text()),
+                         parameters={'runlog': str(moved)})
+    deployment_id = before['software_deployments'][0]['id']
+    waiting.wait_for(lambda: api.get(
+        f'/software_deployments/{deployment_id}').json()[
+            'software_deployment']['action'] == 'UPDATE', TIMEOUT,
+        'the stack update to reach swconfig')
+    run = agent.run_once(None).check()
+    updated = cloud.wait_for_stack(adopted)
+    assert updated.stack_status == 'UPDATE_COMPLETE', (
+        updated.stack_status_reason, cloud.describe_events(adopted))
+    shown = api.get(f'/software_deployments/{deployment_id}').json()
+    assert _runs(moved) == ['ran from-heat'], (
+        run.output, _runs(runlog), shown,
+        api.get(f'/software_configs/'
+                f'{shown["software_deployment"]["config_id"]}').json())

@@ -69,6 +69,19 @@ def signal_transport(value: str | None) -> str:
     return OPERATOR_DEFAULT if value in (None, '', CFN_SIGNAL) else value
 
 
+def check_derivable(current: dict) -> None:
+    """Refuse to run a new action on a deployment swconfig cannot derive
+    again: one imported from Heat without the config it deploys (Heat
+    encrypted the resource's properties, or its API made it). Sending the
+    config as it is would give the agent a config without input values."""
+    if current.get('source_config_id') is None:
+        raise exception.Error(
+            f'Deployment {current["id"]} has no source config in swconfig '
+            f'(imported from Heat without it), so swconfig cannot derive '
+            f'its config again: replace the resource (change its name) to '
+            f'deploy the config anew.')
+
+
 def failure_reason(deployment: dict) -> str:
     """Why the resource failed: swconfig's reason, the exit status and the
     end of what the config wrote on stderr."""
@@ -151,6 +164,7 @@ class SoftwareDeployment(resource.Resource):
         config and input values: one new action in swconfig, whether they
         changed (PUT) or not (the action again)."""
         current = self.client().deployment_show(self.resource_id)
+        check_derivable(current)
         inputs = self.properties[self.INPUT_VALUES] or {}
         if (current.get('source_config_id') != source['id']
                 or current.get('input_values') != inputs

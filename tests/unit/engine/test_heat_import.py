@@ -123,6 +123,47 @@ def test_transports_order_and_passwords(heat_database):
         '2031-01-02T03:04:06.000006Z')
 
 
+def test_a_deployment_a_stack_made_is_kept_as_one_swconfig_derives(
+        tmp_path, heat_database):
+    """Its source config, from its resource's ``config`` property (not
+    when Heat encrypted the properties), and the signal transport its
+    derived config names (swconfig's default for CFN_SIGNAL)."""
+    def derived(config_id, transport):
+        row = _config(config_id, 'd')
+        body = json.loads(row['config'])
+        body['inputs'].append({'name': 'deploy_signal_transport',
+                               'value': transport})
+        return dict(row, config=json.dumps(body))
+
+    url = heat_database(
+        [_config('source', 's'), derived('dc-1', 'TEMP_URL_SIGNAL'),
+         derived('dc-2', 'CFN_SIGNAL'), derived('dc-3', 'HEAT_SIGNAL'),
+         derived('dc-4', 'NO_SIGNAL')],
+        [_deployment('d-1', 'dc-1', 's-1'), _deployment('d-2', 'dc-2', 's-1'),
+         _deployment('d-3', 'dc-3', 's-1'), _deployment('d-4', 'dc-4', 's-1')],
+        [])
+    engine = sa.create_engine(url)
+    with engine.begin() as connection:
+        for number, (deployment_id, encrypted) in enumerate(
+                [('d-1', False), ('d-2', None), ('d-3', True)], 1):
+            connection.execute(sa.insert(heat_import.PROPERTIES_TABLE), {
+                'id': number, 'encrypted': encrypted,
+                'data': json.dumps({'config': 'source', 'server': 's-1'})})
+            connection.execute(sa.insert(heat_import.RESOURCE_TABLE), {
+                'nova_instance': deployment_id, 'action': 'CREATE',
+                'rsrc_prop_data_id': number})
+    engine.dispose()
+
+    [project] = heat_import.read(url).projects
+
+    rows = {row['id']: (row['source_config_id'], row['signal_transport'])
+            for row in project['software_deployments']}
+    assert rows == {'d-1': ('source', 'TEMP_URL_SIGNAL'),
+                    'd-2': ('source', 'HEAT_SIGNAL'),  # the default
+                    'd-3': (None, None),  # encrypted: not read
+                    'd-4': (None, None)}  # no resource: Heat's API made it
+
+
 def test_only_the_projects_named(heat_database):
     url = heat_database(
         [_config('c-1', 'a'), _config('c-2', 'a', tenant='p2')],

@@ -120,6 +120,15 @@ def test_a_failure_without_outputs_says_why():
     ) == 'Deployment to server failed: Deployment cancelled.'
 
 
+def test_a_deployment_without_a_source_config_is_not_run_again():
+    sw_deployment.check_derivable({'id': 'd-1', 'source_config_id': 'c'})
+    with pytest.raises(Exception) as refused:
+        sw_deployment.check_derivable({'id': 'd-1',
+                                       'source_config_id': None})
+    assert 'Deployment d-1 has no source config in swconfig' in str(
+        refused.value)
+
+
 def test_the_environment_file_maps_every_heat_type_to_ours():
     registry = yaml.safe_load(ENVIRONMENT.read_text())['resource_registry']
     ours = _ours()
