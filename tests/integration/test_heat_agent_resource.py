@@ -27,13 +27,15 @@ import uuid
 import pytest
 import yaml
 
-from swconfig.heat.resources import agent as agent_resource
 from tests.fixtures import waiting
 
 pytestmark = pytest.mark.integration
 
 EXAMPLE = (pathlib.Path(__file__).parents[2] / 'etc' / 'heat'
            / 'swconfig-server.yaml')
+#: Where the user data writes os-collect-config's settings (the plug-in
+#: says so too; it imports Heat, which this process must not).
+CONFIG_PATH = '/etc/os-collect-config.conf'
 #: The fixtures have no Nova: the server is a placeholder; the test's
 #: agent is the server.
 NO_NOVA = {'resource_registry': {'OS::Nova::Server': 'OS::Heat::None'}}
@@ -58,7 +60,7 @@ def test_the_example_servers_agent_polls_swconfig_from_its_user_data(
     assert user_data.startswith('#cloud-config\n')
     [written] = yaml.safe_load(user_data)['write_files']
     assert (written['path'], written['permissions']) == (
-        agent_resource.CONFIG_PATH, '0600')
+        CONFIG_PATH, '0600')
     agent.occ_config.write_text(written['content'])
     run = agent.run_once(None)
     assert run.returncode == 0, run.output

@@ -131,3 +131,47 @@ def test_an_import_from_another_test_module_is_found(tree, source, line):
 def test_helpers_and_other_packages_may_be_imported(tree, source):
     assert cross_test_imports(source, 'tests.unit.engine.test_one',
                               root=tree) == []
+
+
+#: Modules that run with Heat imported, never in the suite's own process:
+#: Heat's global options share names with swconfig's, so importing both
+#: into one process fails (DuplicateOptError) for whichever comes second,
+#: and a collection that fails so stops the whole run.
+HEAT_PROCESSES = ('tests/unit/heat/heat_checks.py',
+                  'tests/fixtures/heat_test_plugins/',
+                  'tests/fixtures/heat_wsgi.py')
+
+
+def heat_imports(source: str) -> list[int]:
+    """The lines of ``source`` that import Heat or swconfig's Heat
+    plug-in (``heat``, ``swconfig.heat``; heatclient is a client)."""
+    lines = []
+    for node in ast.walk(ast.parse(source)):
+        for name in _imported(node, '', False):
+            if name.split('.')[0] == 'heat' or name.startswith(
+                    'swconfig.heat'):
+                lines.append(node.lineno)
+                break
+    return lines
+
+
+def test_no_module_of_the_suites_process_imports_heat():
+    found = {}
+    for path in sorted(TESTS_DIR.rglob('*.py')):
+        relative = path.relative_to(ROOT).as_posix()
+        if any(relative.startswith(place) for place in HEAT_PROCESSES):
+            continue
+        lines = heat_imports(path.read_text())
+        if lines:
+            found[relative] = lines
+    assert found == {}
+
+
+@pytest.mark.parametrize('source,lines', [
+    ('from swconfig.heat.resources import agent\n', [1]),
+    ('import os\nfrom heat.engine import resource\n', [2]),
+    ('from swconfig import heat\n', [1]),
+    ('from heatclient import client\nimport swconfig.conf\n', []),
+])
+def test_a_heat_import_is_found(source, lines):
+    assert heat_imports(source) == lines
