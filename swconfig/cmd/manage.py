@@ -156,7 +156,7 @@ def _import_projects(projects: list[dict], *, skip_existing: bool,
             line += (f'; numbered anew (their ids were taken): '
                      f'{", ".join(report["renumbered"])}')
         if report['rendered']:
-            line += (f'; agent documents rendered again: '
+            line += (f'; agent documents rendered for this service: '
                      f'{len(report["rendered"])}')
         print(line)
         if after is not None:
