@@ -227,6 +227,27 @@ def _runs(path):
     return path.read_text().splitlines() if path.exists() else []
 
 
+def _run_from_heat_and_import(cloud, agent, runlog, prefix):
+    """A stack of CUTOVER_TEMPLATE whose agent, set up from its server's
+    ``os_collect_config`` attribute through heat-agents' templates, ran
+    its deployment from Heat; then imported. The stack's name, the stack,
+    the server id and the attribute."""
+    name = f'{prefix}-{uuid.uuid4().hex[:8]}'
+    stack = cloud.create_stack(name, CUTOVER_TEMPLATE,
+                               parameters={'runlog': str(runlog)})
+    assert stack.stack_status == 'CREATE_COMPLETE', stack.stack_status_reason
+    server_id = cloud.heat_client().resources.get(
+        name, 'server').physical_resource_id
+    block = {item['output_key']: item['output_value']
+             for item in stack.outputs}['os_collect_config']
+    agent.occ_config.write_text(
+        agent.render_collector_config({'os-collect-config': block}))
+    assert agent.run_once(None, collector='heat').check()
+    assert _runs(runlog) == ['ran from-heat']
+    _manage(cloud, 'heat-import', '--project', cloud.project_id())
+    return name, stack, server_id, block
+
+
 def test_cutover_moves_a_polling_agent_and_revert_moves_it_back(
         heat_cloud, agent, tmp_path):
     """A real os-collect-config polling Heat (POLL_SERVER_HEAT), whose
@@ -234,20 +255,11 @@ def test_cutover_moves_a_polling_agent_and_revert_moves_it_back(
     heat-agents' templates, as on a server."""
     cloud = heat_cloud
     runlog = tmp_path / 'runs.log'
-    name = f'cutover-{uuid.uuid4().hex[:8]}'
     client = cloud.heat_client()
-    stack = cloud.create_stack(name, CUTOVER_TEMPLATE,
-                               parameters={'runlog': str(runlog)})
-    assert stack.stack_status == 'CREATE_COMPLETE', stack.stack_status_reason
-    server_id = client.resources.get(name, 'server').physical_resource_id
-    block = {item['output_key']: item['output_value']
-             for item in stack.outputs}['os_collect_config']
-    heat_conf = agent.render_collector_config({'os-collect-config': block})
+    name, stack, server_id, block = _run_from_heat_and_import(
+        cloud, agent, runlog, 'cutover')
+    heat_conf = agent.occ_config.read_text()
     assert '[heat]' in heat_conf
-    agent.occ_config.write_text(heat_conf)
-    assert agent.run_once(None, collector='heat').check()
-    assert _runs(runlog) == ['ran from-heat']
-    _manage(cloud, 'heat-import', '--project', cloud.project_id())
 
     switched = _manage(cloud, 'heat-cutover', '--server', server_id)
 
@@ -311,18 +323,9 @@ def test_an_imported_stack_is_adopted_through_the_swconfig_types(
     ids, and nothing runs again on the server."""
     cloud = heat_cloud
     runlog = tmp_path / 'runs.log'
-    name = f'adopt-{uuid.uuid4().hex[:8]}'
     client = cloud.heat_client()
-    stack = cloud.create_stack(name, CUTOVER_TEMPLATE,
-                               parameters={'runlog': str(runlog)})
-    assert stack.stack_status == 'CREATE_COMPLETE', stack.stack_status_reason
-    server_id = client.resources.get(name, 'server').physical_resource_id
-    block = {item['output_key']: item['output_value']
-             for item in stack.outputs}['os_collect_config']
-    agent.occ_config.write_text(
-        agent.render_collector_config({'os-collect-config': block}))
-    assert agent.run_once(None, collector='heat').check()
-    _manage(cloud, 'heat-import', '--project', cloud.project_id())
+    name, _stack, server_id, _block = _run_from_heat_and_import(
+        cloud, agent, runlog, 'adopt')
     _manage(cloud, 'heat-cutover', '--server', server_id)
     assert agent.run_once(None, collector='heat').check()
     agent.occ_config.write_text(
