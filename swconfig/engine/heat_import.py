@@ -136,11 +136,18 @@ def read(heat_url: str, projects: list[str] | None = None) -> Inventory:
     engine = sa.create_engine(heat_url, poolclass=sa.pool.NullPool)
     try:
         with engine.connect() as connection:
+            config_query = sa.select(CONFIG_TABLE)
+            deployment_query = sa.select(DEPLOYMENT_TABLE).order_by(
+                DEPLOYMENT_TABLE.c.created_at, DEPLOYMENT_TABLE.c.id)
+            if projects is not None:
+                # Only their rows: a big Heat need not be read whole.
+                config_query = config_query.where(
+                    CONFIG_TABLE.c.tenant.in_(projects))
+                deployment_query = deployment_query.where(
+                    DEPLOYMENT_TABLE.c.tenant.in_(projects))
             configs = {row.id: row for row in connection.execute(
-                sa.select(CONFIG_TABLE))}
-            deployments = list(connection.execute(
-                sa.select(DEPLOYMENT_TABLE).order_by(
-                    DEPLOYMENT_TABLE.c.created_at, DEPLOYMENT_TABLE.c.id)))
+                config_query)}
+            deployments = list(connection.execute(deployment_query))
             resources = RESOURCE_TABLE
             metadata = {row.nova_instance: json_value(row.rsrc_metadata)
                         for row in connection.execute(sa.select(
@@ -149,8 +156,6 @@ def read(heat_url: str, projects: list[str] | None = None) -> Inventory:
             sources = _sources(connection)
     finally:
         engine.dispose()
-    if projects is not None:
-        deployments = [row for row in deployments if row.tenant in projects]
     return _inventory(configs, deployments, metadata, sources, projects)
 
 
