@@ -73,6 +73,9 @@ def test_anonymous_put_temp_url_writes_an_object_the_account_reads(swift):
 
 def test_stopped_proxy_refuses_requests_until_started_again(swift):
     conn = swift.connection(DEMO_USER, DEMO_KEY)
+    # The account must exist: the proxy answers a HEAD of one that does
+    # not (it would make it at the first write) with 200, not 204.
+    conn.put_container('proxy-restart')
     conn.head_account()
     swift.stop_proxy()
     try:
