@@ -41,6 +41,7 @@ RUN_ORDER = ('integration', 'functional', 'unit')
 #: per backend. tests/unit/test_scheduling.py keeps the lists complete.
 SHARED_SCOPES = {
     'heat_cloud': ('tests/integration/test_heat_agent_resource.py',
+                   'tests/integration/test_heat_cutover.py',
                    'tests/integration/test_heat_import.py',
                    'tests/integration/test_heat_service.py',
                    'tests/integration/test_heat_templates.py'),

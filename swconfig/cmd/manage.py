@@ -412,10 +412,12 @@ def add_command_parsers(subparsers) -> None:
     cutover = subparsers.add_parser(
         'heat-cutover',
         help='Switch imported servers\' agents from Heat to swconfig '
-             'through the channel they read (for POLL_SERVER_HEAT and '
+             'through the channel they read (POLL_SERVER_HEAT and '
              'POLL_SERVER_CFN: the os-collect-config block of the server '
-             'resource\'s metadata in Heat), or back with --revert. Needs '
-             'write access to Heat\'s resource table.')
+             'resource\'s metadata in Heat; POLL_TEMP_URL and '
+             'ZAQAR_MESSAGE: swconfig writes the document to the Swift '
+             'object or Zaqar queue Heat wrote to), or back with --revert. '
+             'Needs write access to Heat\'s resource table.')
     cutover.add_argument(
         '--heat-database', required=True, metavar='URL',
         help='Heat\'s database, as heat.conf [database] connection names '
@@ -429,7 +431,9 @@ def add_command_parsers(subparsers) -> None:
     cutover.add_argument(
         '--revert', action='store_true',
         help='Put Heat\'s own settings back, and have swconfig send an '
-             'agent that already polls it back to Heat.')
+             'agent that already polls it back to Heat (for an agent that '
+             'reads Swift or Zaqar: swconfig stops writing there and '
+             'writes Heat\'s document back).')
     cutover.add_argument(
         '--force', action='store_true',
         help='Switch a server even while one of its deployments is '

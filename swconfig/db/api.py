@@ -109,8 +109,6 @@ new_server_row = servers.new_server_row
 server_claim = servers.server_claim
 server_claim_many = servers.server_claim_many
 server_claimable = servers.server_claimable
-server_collect_config_override_set = (
-    servers.server_collect_config_override_set)
 server_delete = servers.server_delete
 server_deployment_configs = servers.server_deployment_configs
 server_deployment_configs_many = servers.server_deployment_configs_many
@@ -119,6 +117,7 @@ server_document_store = servers.server_document_store
 server_documents_store_many = servers.server_documents_store_many
 server_get = servers.server_get
 server_get_all = servers.server_get_all
+server_heat_settings_set = servers.server_heat_settings_set
 server_owner = servers.server_owner
 server_poll_times_store = servers.server_poll_times_store
 server_push_done = servers.server_push_done

@@ -29,7 +29,7 @@ from swconfig.db import session
 MIGRATIONS_DIR = os.path.join(os.path.dirname(__file__), 'migrations')
 #: The newest revision shipped (tests/unit/db/test_migrations.py keeps it
 #: equal to alembic's head): a database at it needs no migration.
-HEAD = 'f3b7d2a91c64'
+HEAD = 'a4d8e2c6f913'
 #: Where alembic records a database's revision (its default name).
 _VERSION_TABLE = 'alembic_version'
 

@@ -172,6 +172,11 @@ class Server(Base):
     #: server handed back to Heat is told Heat's settings, which hold a
     #: stack user's password.
     collect_config_override = sa.Column(types.long_text(), nullable=True)
+    #: Where the document goes for a server whose agent still reads the
+    #: Swift object or Zaqar queue Heat set up for it (NULL: swconfig's
+    #: own transport), sealed: the TempURL lets anyone write the
+    #: document, the queue's settings hold a stack user's password.
+    heat_channel = sa.Column(types.long_text(), nullable=True)
 
 
 class ServerLabel(Base):

@@ -256,15 +256,21 @@ def server_delete(context: RequestContext, server_id: str) -> None:
 
 
 @writer
-def server_collect_config_override_set(context: RequestContext,
-                                       server_id: str,
-                                       sealed: str | None) -> None:
-    """Give the server's document another os-collect-config block
-    (``sealed``, see ``common.sealing``), or its own again (None); the
-    caller renders the document."""
+def server_heat_settings_set(context: RequestContext, server_id: str, *,
+                             config_transport: str | None,
+                             collect_config_override: str | None,
+                             heat_channel: str | None) -> None:
+    """Set, in one write, how the server's agent gets its document while
+    it moves between Heat and swconfig (``swconfig-manage heat-cutover``):
+    the metadata transport, the os-collect-config block the document
+    gives instead of swconfig's own, and the channel Heat set up that the
+    engine pushes the document to (both sealed, see ``common.sealing``;
+    None: swconfig's own). The caller renders the document."""
     context.session.execute(
         sa.update(_SERVER).where(_SERVER.c.id == server_id)
-        .values(collect_config_override=sealed))
+        .values(config_transport=config_transport,
+                collect_config_override=collect_config_override,
+                heat_channel=heat_channel))
 
 
 # -- metadata documents ------------------------------------------------------
@@ -379,7 +385,8 @@ def server_push_pending(context: RequestContext, limit: int,
     rows = context.session.execute(
         sa.select(_SERVER.c.id, _SERVER.c.tenant, _SERVER.c.config_transport,
                   _SERVER.c.token_revision, _SERVER.c.document,
-                  _SERVER.c.etag, _SERVER.c.document_revision)
+                  _SERVER.c.etag, _SERVER.c.document_revision,
+                  _SERVER.c.heat_channel)
         .where(_SERVER.c.push_pending == sa.true(), _SERVER.c.id > after)
         .order_by(_SERVER.c.id).limit(limit))
     return [row._asdict() for row in rows]

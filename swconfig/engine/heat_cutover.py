@@ -25,12 +25,17 @@ beside it (``heat_import.SAVED_BLOCK``); the agent's next collection from
 Heat switches it, and as its config ids are Heat's (``heat-import``), it
 runs nothing again. The block carries no collector section but
 swconfig's: os-collect-config exits on a section rendered with empty
-values.
-
-A revert puts Heat's block back into Heat's metadata, then gives the
-server's swconfig document Heat's block (sealed at rest: it holds the
+values. A revert puts Heat's block back into Heat's metadata, then gives
+the server's swconfig document Heat's block (sealed at rest: it holds the
 stack user's password), so an agent already polling swconfig goes back
 to Heat at its next poll. A later cutover undoes both.
+
+An agent that reads a Swift object (``POLL_TEMP_URL``) or a Zaqar queue
+(``ZAQAR_MESSAGE``) that Heat writes keeps reading it: swconfig writes
+its document there instead (the transport plugin's ``heat_channel``),
+with Heat's
+os-collect-config block in it, so nothing changes on the server. A
+revert stops swconfig's writes and writes Heat's own document there.
 
 Heat's metadata is written with Heat's own optimistic lock (the resource
 row's ``atomic_key``), so a concurrent write by heat-engine is never
@@ -42,21 +47,26 @@ import json
 
 import sqlalchemy as sa
 
+from swconfig import transports
 from swconfig.common import context as swconfig_context
 from swconfig.common import exception
 from swconfig.common import sealing
 from swconfig.common import states
 from swconfig.db import api as db_api
+from swconfig.engine import document_push
 from swconfig.engine import heat_import
 from swconfig.engine import metadata
 
 #: Transports whose agents read their settings from Heat's metadata.
 POLLING = ('POLL_SERVER_HEAT', 'POLL_SERVER_CFN')
+#: Transports whose agents read what Heat writes to Swift or Zaqar.
+PUSHED = ('POLL_TEMP_URL', 'ZAQAR_MESSAGE')
 #: Attempts at writing a resource's metadata that heat-engine changed
 #: meanwhile.
 _WRITE_ATTEMPTS = 5
 _RESOURCE = heat_import.RESOURCE_TABLE
 _DEPLOYMENT = heat_import.DEPLOYMENT_TABLE
+_RESOURCE_DATA = heat_import.RESOURCE_DATA_TABLE
 
 
 @dataclasses.dataclass
@@ -115,22 +125,46 @@ def _servers(connection: sa.Connection,
         sa.select(_DEPLOYMENT.c.server_id).distinct()).scalars())
 
 
-def _set_override(server_id: str, block: dict | None) -> None:
+def _set_heat_settings(server_id: str, transport: str | None = None,
+                       block: dict | None = None,
+                       channel: dict | None = None) -> None:
+    """How the server's agent gets its document (see
+    ``db_api.server_heat_settings_set``; None: swconfig's own), then its
+    document rendered from them."""
     admin = swconfig_context.get_admin_context()
-    db_api.server_collect_config_override_set(
-        admin, server_id, None if block is None else sealing.seal(block))
+    db_api.server_heat_settings_set(
+        admin, server_id, config_transport=transport,
+        collect_config_override=None if block is None
+        else sealing.seal(block),
+        heat_channel=None if channel is None else sealing.seal(channel))
     metadata.render(server_id)
 
 
 def _heat_side(connection: sa.Connection,
                server_id: str) -> tuple[dict, str] | None:
     """The server resource's metadata in Heat and the transport its agent
-    polls Heat with; None when Heat has no such resource."""
+    reads Heat's document with; None when Heat has no such resource."""
     row = _resource(connection, server_id)
     if row is None:
         return None
     md = heat_import.json_value(row.rsrc_metadata) or {}
     return md, heat_import.transport_of(md)
+
+
+def _channel(connection: sa.Connection, server_id: str, md: dict,
+             transport: str) -> dict | str:
+    """Where Heat writes the document of a POLL_TEMP_URL or ZAQAR_MESSAGE
+    agent; what is missing, when Heat has no such place."""
+    put_url = connection.execute(
+        sa.select(_RESOURCE_DATA.c.value).where(
+            _RESOURCE_DATA.c.resource_id
+            == _resource(connection, server_id).id,
+            _RESOURCE_DATA.c.key == 'metadata_put_url')).scalar()
+    try:
+        return transports.get_metadata(transport).heat_channel(
+            md.get('os-collect-config') or {}, put_url)
+    except ValueError as exc:
+        return str(exc)
 
 
 def _cut_over(connection, server_id: str, force: bool) -> Outcome:
@@ -139,10 +173,11 @@ def _cut_over(connection, server_id: str, force: bool) -> Outcome:
         return Outcome(server_id, 'unknown', False,
                        'no server resource in Heat')
     md, transport = found
-    if transport not in POLLING:
+    if transport not in POLLING + PUSHED:
         return Outcome(server_id, transport, False,
-                       f'not available yet for {transport}: the agent '
-                       f'keeps polling Heat')
+                       'its os-collect-config block in Heat names no '
+                       'collector of heat, cfn, request or zaqar: nothing '
+                       'to switch')
     admin = swconfig_context.get_admin_context()
     try:
         server = db_api.server_get(admin, server_id)
@@ -155,9 +190,24 @@ def _cut_over(connection, server_id: str, force: bool) -> Outcome:
                        f'deployment {", ".join(running)} IN_PROGRESS: run '
                        f'again once it has finished (--force switches '
                        f'now: its signal may then reach Heat only)')
+    if transport in PUSHED:
+        outcome = _cut_over_pushed(connection, server, md, transport)
+    else:
+        outcome = _cut_over_polling(connection, server, md, transport)
+    if running and outcome.done:
+        outcome.said += (f' (forced while {", ".join(running)} was '
+                         f'IN_PROGRESS)')
+    return outcome
+
+
+def _cut_over_polling(connection, server: dict, md: dict,
+                      transport: str) -> Outcome:
+    server_id = server['id']
     # swconfig first: an agent that arrives must stay.
-    if server.get('collect_config_override'):
-        _set_override(server_id, None)
+    if server.get('collect_config_override') or server.get('heat_channel'):
+        _set_heat_settings(server_id)
+        server = db_api.server_get(swconfig_context.get_admin_context(),
+                                   server_id)
     block = metadata.own_collect_config_settings(server)
     was_cut_over = heat_import.SAVED_BLOCK in md
 
@@ -168,12 +218,40 @@ def _cut_over(connection, server_id: str, force: bool) -> Outcome:
                 heat_import.SAVED_BLOCK: saved}
 
     _write(connection, server_id, to_swconfig)
-    said = ('already on swconfig; its settings written again'
-            if was_cut_over else 'switched to swconfig: its next '
-            'collection from Heat points it at its signed swconfig URL')
-    if running:
-        said += (f' (forced while {", ".join(running)} was IN_PROGRESS)')
-    return Outcome(server_id, transport, True, said)
+    return Outcome(server_id, transport, True,
+                   'already on swconfig; its settings written again'
+                   if was_cut_over else 'switched to swconfig: its next '
+                   'collection from Heat points it at its signed swconfig '
+                   'URL')
+
+
+def _cut_over_pushed(connection, server: dict, md: dict,
+                     transport: str) -> Outcome:
+    """swconfig's document, with Heat's os-collect-config block, into the
+    object or queue the agent reads; the engines write each later one."""
+    server_id = server['id']
+    channel = _channel(connection, server_id, md, transport)
+    if isinstance(channel, str):
+        return Outcome(server_id, transport, False, channel)
+    was_cut_over = bool(server.get('heat_channel'))
+    _set_heat_settings(server_id, transport,
+                       md.get('os-collect-config') or {}, channel)
+    admin = swconfig_context.get_admin_context()
+    where = ('Heat\'s Swift object' if transport == 'POLL_TEMP_URL'
+             else 'Heat\'s Zaqar queue')
+    server = db_api.server_get(admin, server_id)
+    try:
+        document_push.push(server)
+    except exception.BackendUnavailable as exc:
+        return Outcome(server_id, transport, True,
+                       f'switched to swconfig, whose engines write its '
+                       f'document to {where} once they can: {exc}')
+    return Outcome(server_id, transport, True,
+                   f'already on swconfig; its document written to {where} '
+                   f'again' if was_cut_over else
+                   f'switched to swconfig: its document (revision '
+                   f'{server["document_revision"]}) written to {where}, '
+                   f'where the agent reads it')
 
 
 def _revert(connection, server_id: str) -> Outcome:
@@ -182,6 +260,8 @@ def _revert(connection, server_id: str) -> Outcome:
         return Outcome(server_id, 'unknown', False,
                        'no server resource in Heat')
     md, transport = found
+    if transport in PUSHED:
+        return _revert_pushed(server_id, md, transport)
     saved = md.get(heat_import.SAVED_BLOCK)
     if saved is None:
         return Outcome(server_id, transport, False, 'not cut over')
@@ -194,10 +274,38 @@ def _revert(connection, server_id: str) -> Outcome:
 
     # Heat first: an agent sent back must not be sent on again.
     _write(connection, server_id, to_heat)
-    _set_override(server_id, saved)
+    _set_heat_settings(server_id, block=saved)
     return Outcome(server_id, transport, True,
                    'back on Heat: Heat\'s settings restored, and swconfig '
                    'hands them to its agent at its next poll')
+
+
+def _revert_pushed(server_id: str, md: dict, transport: str) -> Outcome:
+    """swconfig stops writing, then Heat's document goes back where the
+    agent reads it; if that write fails, swconfig writes again, so the
+    server is never left with neither."""
+    admin = swconfig_context.get_admin_context()
+    try:
+        server = db_api.server_get(admin, server_id)
+    except exception.ServerNotFound:
+        server = {}
+    sealed = server.get('heat_channel')
+    if not sealed:
+        return Outcome(server_id, transport, False, 'not cut over')
+    channel = sealing.unseal(sealed)
+    block = sealing.unseal(server['collect_config_override'])
+    _set_heat_settings(server_id)
+    try:
+        transports.get_metadata(transport).push_to_heat_channel(
+            channel, json.dumps(md))
+    except exception.BackendUnavailable as exc:
+        _set_heat_settings(server_id, transport, block, channel)
+        return Outcome(server_id, transport, False,
+                       f'still on swconfig: Heat\'s document could not be '
+                       f'written back ({exc}); run again')
+    return Outcome(server_id, transport, True,
+                   'back on Heat: Heat\'s document written back where the '
+                   'agent reads it, and swconfig writes there no more')
 
 
 def run(heat_url: str, server_ids: list[str] | None, revert: bool = False,

@@ -68,6 +68,11 @@ RESOURCE_TABLE = sa.Table(
     sa.Column('rsrc_metadata', sa.Text), sa.Column('action', sa.String(255)),
     sa.Column('atomic_key', sa.Integer),
     sa.Column('rsrc_prop_data_id', sa.Integer))
+RESOURCE_DATA_TABLE = sa.Table(
+    'resource_data', HEAT_TABLES,
+    sa.Column('id', sa.Integer, primary_key=True),
+    sa.Column('key', sa.String(255)), sa.Column('value', sa.Text),
+    sa.Column('redact', sa.Boolean), sa.Column('resource_id', sa.Integer))
 PROPERTIES_TABLE = sa.Table(
     'resource_properties_data', HEAT_TABLES,
     sa.Column('id', sa.Integer, primary_key=True),

@@ -32,6 +32,7 @@ from swconfig import transports
 from swconfig.common import context as swconfig_context
 from swconfig.common import exception
 from swconfig.common import representations
+from swconfig.common import sealed_document
 from swconfig.common import states
 from swconfig.common.context import RequestContext
 from swconfig.db import api as db_api
@@ -53,15 +54,15 @@ def stays_in_document(deployment: dict) -> bool:
             or deployment['action'] in states.DESIRED_STATE_ACTIONS)
 
 
-def collect_config_settings(server: dict) -> dict:
-    """The os-collect-config block of the server's metadata transport, or
-    the one the server was handed back with (``heat-cutover --revert``:
-    its agent goes back to Heat)."""
+def stored_collect_config_settings(server: dict) -> dict:
+    """The os-collect-config block of the server's metadata transport,
+    or a reference to the sealed one the server was handed by
+    ``heat-cutover`` (Heat's: it holds a stack user's password, and is
+    opened only where the document leaves swconfig, see
+    ``common.sealed_document``)."""
     sealed = server.get('collect_config_override')
     if sealed:
-        # Only then: cryptography costs ~70 ms of every process's start.
-        from swconfig.common import sealing
-        return sealing.unseal(sealed)
+        return sealed_document.reference(sealed)
     return own_collect_config_settings(server)
 
 
@@ -88,7 +89,7 @@ def build_document(server: dict, rows: list[dict]) -> str:
     configs = [row['config'] for row in rows
                if stays_in_document(row['deployment'])]
     document = {'deployments': representations.metadata(configs),
-                'os-collect-config': collect_config_settings(server)}
+                'os-collect-config': stored_collect_config_settings(server)}
     return json.dumps(document, separators=(',', ':'), sort_keys=True)
 
 

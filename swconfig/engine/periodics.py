@@ -190,8 +190,9 @@ def table() -> list[background.PeriodicTask]:
               lambda: CONF.engine.idempotency_key_purge_interval,
               idempotency.purge_expired_keys),
     ]
-    if transports.pushing_metadata_available():
-        tasks.append(DocumentPush())
+    # Always: servers cut over from Heat are pushed to the channel Heat
+    # set up, whatever swconfig's own transports are.
+    tasks.append(DocumentPush())
     tasks.extend(transports.periodic_tasks(signals.SINK))
     return tasks
 

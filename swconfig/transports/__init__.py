@@ -93,13 +93,6 @@ def available() -> list[str]:
     return _configured(NAMESPACE)
 
 
-def pushing_metadata_available() -> bool:
-    """Whether a metadata transport that pushes documents is
-    configured (servers may have been registered with it)."""
-    return any(_load(METADATA_NAMESPACE, name).pushes_document
-               for name in _configured(METADATA_NAMESPACE))
-
-
 def service_problems() -> dict[str, str]:
     """What is wrong now with the services of the configured transports
     (by service problem, the transports that report it)."""
@@ -216,3 +209,4 @@ def list_opts() -> list[tuple[cfg.OptGroup, list[cfg.Opt]]]:
 for _namespace in NAMESPACES:
     _classes(_namespace)
 del _namespace
+

@@ -202,6 +202,21 @@ class MetadataTransport(_Plugin, abc.ABC):
         """Remove what the transport made for an unregistered server."""
         return None
 
+    def heat_channel(self, block: dict, put_url: str | None) -> dict:
+        """Where Heat writes the document of an agent that reads this
+        transport as Heat set it up (``block``: the os-collect-config
+        block Heat gave the agent; ``put_url``: the object's TempURL that
+        Heat keeps), so that swconfig writes there instead once the
+        server is cut over (``swconfig-manage heat-cutover``).
+        ValueError says what is missing."""
+        raise ValueError(f'Heat writes nothing that an agent reading '
+                         f'{self.name} reads')
+
+    def push_to_heat_channel(self, channel: dict, document: str) -> None:
+        """Write ``document`` where ``heat_channel`` said, as Heat does
+        (BackendUnavailable when refused or unreachable)."""
+        raise NotImplementedError(self.name)
+
 
 def string_input(name: str, value: str, description: str) -> dict:
     return {'name': name, 'type': 'String', 'value': value,

@@ -29,13 +29,11 @@ the next run.
 """
 
 import pathlib
-import subprocess
 import uuid
 
 import pytest
 import yaml
 
-from tests.fixtures import processes
 from tests.fixtures import waiting
 
 pytestmark = pytest.mark.integration
@@ -84,16 +82,6 @@ resources:
 '''
 
 
-def _manage(cloud, *args, expected=0):
-    done = subprocess.run(
-        [processes.script('swconfig-manage'), '--config-file',
-         cloud.swconfig.config_file, *args, '--heat-database',
-         cloud.database_url], capture_output=True, text=True,
-        timeout=TIMEOUT, check=False)
-    assert done.returncode == expected, done.stdout + done.stderr
-    return done.stdout
-
-
 def _deployments(client, server_id):
     """name of its input "name" or "port" -> Heat's deployment."""
     found = {}
@@ -120,7 +108,7 @@ def test_a_heat_stack_is_imported_verified_and_kept_up_to_date(heat_cloud):
     assert (done.status, structured.status, later.status) == (
         'COMPLETE', 'COMPLETE', 'IN_PROGRESS')
 
-    dry = _manage(cloud, 'heat-import', '--project', project, '--dry-run')
+    dry = cloud.manage('heat-import', '--project', project, '--dry-run')
     assert f'Project {project}: would import' in dry
     assert (f'1 server(s) polling Heat with POLL_SERVER_HEAT: {server_id}'
             in dry), dry
@@ -128,7 +116,7 @@ def test_a_heat_stack_is_imported_verified_and_kept_up_to_date(heat_cloud):
     api = cloud.swconfig_session()
     assert api.get(f'/software_deployments/{done.id}').status_code == 404
 
-    first = _manage(cloud, 'heat-import', '--project', project)
+    first = cloud.manage('heat-import', '--project', project)
     assert first.startswith(f'Imported project {project} from Heat: '), first
     assert '1 servers, 2 software_deployments' in first, first
     for deployment in (done, structured):
@@ -140,7 +128,7 @@ def test_a_heat_stack_is_imported_verified_and_kept_up_to_date(heat_cloud):
         config = api.get(f'/software_configs/{deployment.config_id}')
         assert config.status_code == 200, config.text
     assert api.get(f'/software_deployments/{later.id}').status_code == 404
-    differs = _manage(cloud, 'heat-verify', '--project', project, expected=1)
+    differs = cloud.manage('heat-verify', '--project', project, expected=1)
     assert f'not in swconfig: {later.config_id}' in differs, differs
 
     client.software_deployments.update(
@@ -148,7 +136,7 @@ def test_a_heat_stack_is_imported_verified_and_kept_up_to_date(heat_cloud):
         output_values={'greeting': 'hello waiting'}, action='CREATE')
     stack = cloud.wait_for_stack(name)
     assert stack.stack_status == 'CREATE_COMPLETE', stack.stack_status_reason
-    second = _manage(cloud, 'heat-import', '--project', project)
+    second = cloud.manage('heat-import', '--project', project)
     assert '1 software_deployments' in second.split(';')[0], second
     assert 'already imported: ' in second, second
     password = next(item['value'] for item in client.software_configs.get(
@@ -164,7 +152,7 @@ def test_a_heat_stack_is_imported_verified_and_kept_up_to_date(heat_cloud):
         with open(path, 'rb') as handle:
             assert password.encode() not in handle.read(), path
 
-    same = _manage(cloud, 'heat-verify', '--project', project)
+    same = cloud.manage('heat-verify', '--project', project)
     heat_ids = [entry['id'] for entry in client.software_deployments.metadata(
         server_id)]
     assert len(heat_ids) == 3
@@ -175,7 +163,7 @@ def test_a_heat_stack_is_imported_verified_and_kept_up_to_date(heat_cloud):
     client.software_deployments.update(
         done.id, status='FAILED', status_reason='failed later',
         action='UPDATE')
-    third = _manage(cloud, 'heat-import', '--project', project)
+    third = cloud.manage('heat-import', '--project', project)
     assert 'changed in Heat since: 1 software_deployments' in third, third
     body = api.get(f'/software_deployments/{done.id}').json()[
         'software_deployment']
@@ -244,7 +232,7 @@ def _run_from_heat_and_import(cloud, agent, runlog, prefix):
         agent.render_collector_config({'os-collect-config': block}))
     assert agent.run_once(None, collector='heat').check()
     assert _runs(runlog) == ['ran from-heat']
-    _manage(cloud, 'heat-import', '--project', cloud.project_id())
+    cloud.manage('heat-import', '--project', cloud.project_id())
     return name, stack, server_id, block
 
 
@@ -261,7 +249,7 @@ def test_cutover_moves_a_polling_agent_and_revert_moves_it_back(
     heat_conf = agent.occ_config.read_text()
     assert '[heat]' in heat_conf
 
-    switched = _manage(cloud, 'heat-cutover', '--server', server_id)
+    switched = cloud.manage('heat-cutover', '--server', server_id)
 
     assert switched == (f'server {server_id} (POLL_SERVER_HEAT): switched '
                         f'to swconfig: its next collection from Heat points '
@@ -291,7 +279,7 @@ def test_cutover_moves_a_polling_agent_and_revert_moves_it_back(
     # What ran from Heat did not run again.
     assert _runs(runlog) == ['ran from-heat', 'ran from-swconfig']
 
-    back = _manage(cloud, 'heat-cutover', '--revert', '--server', server_id)
+    back = cloud.manage('heat-cutover', '--revert', '--server', server_id)
 
     assert 'back on Heat' in back, back
     assert agent.run_once(None).check()
@@ -306,9 +294,13 @@ def test_cutover_moves_a_polling_agent_and_revert_moves_it_back(
     assert agent.run_once(None, collector='heat').check()
     assert _runs(runlog) == ['ran from-heat', 'ran from-swconfig',
                              'ran heat-again']
-    database = cloud.swconfig.config_file.rsplit('/', 1)[0] + '/swconfig.db'
-    with open(database, 'rb') as handle:
-        assert block['heat']['password'].encode() not in handle.read()
+    # Nowhere in swconfig's files: the database, its write-ahead log
+    # (where the latest rows may still be), the logs.
+    workdir = pathlib.Path(cloud.swconfig.config_file).parent
+    for path in workdir.iterdir():
+        if path.is_file():
+            assert block['heat']['password'].encode() not in (
+                path.read_bytes()), path
 
 
 ENVIRONMENT = (pathlib.Path(__file__).parents[2] / 'etc' / 'heat'
@@ -326,7 +318,7 @@ def test_an_imported_stack_is_adopted_through_the_swconfig_types(
     client = cloud.heat_client()
     name, _stack, server_id, _block = _run_from_heat_and_import(
         cloud, agent, runlog, 'adopt')
-    _manage(cloud, 'heat-cutover', '--server', server_id)
+    cloud.manage('heat-cutover', '--server', server_id)
     assert agent.run_once(None, collector='heat').check()
     agent.occ_config.write_text(
         agent.render_collector_config(agent.collected('heat')))

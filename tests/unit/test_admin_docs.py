@@ -62,7 +62,7 @@ def test_the_keystone_page_names_what_the_cli_looks_up():
 TASKS = {'heartbeat': 'Heartbeats', 'signal-sweep': 'Signal sweep',
          'key-purge': 'Idempotency-Key purge',
          'deployment-timeouts': 'Deployment timeouts',
-         'rollouts': 'Rollouts'}
+         'rollouts': 'Rollouts', 'document-push': 'document pushes'}
 
 
 def test_the_scaling_page_says_what_each_task_does_without_a_backend():

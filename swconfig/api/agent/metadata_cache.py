@@ -69,6 +69,7 @@ from oslo_utils import timeutils
 
 from swconfig.api import response_body
 from swconfig.common import background
+from swconfig.common import sealed_document
 from swconfig.db import api as db_api
 
 LOG = log.getLogger(__name__)
@@ -135,7 +136,10 @@ def entry_of(row: dict) -> Entry:
     ``MetadataCache.verified``). Headers are extended, never changed."""
     etag = row['etag']
     etag_header = f'"{etag}"' if etag else None
-    content = (row['document'] or '').encode() or EMPTY_DOCUMENT
+    text = row['document'] or ''
+    if sealed_document.is_sealed(text):
+        text = sealed_document.opened(text)
+    content = text.encode() or EMPTY_DOCUMENT
     validators = ((('ETag', etag_header),) if etag else ()) + (
         ('Last-Modified', http_date(row['updated_at'])),
         ('Cache-Control', 'no-cache'))

@@ -45,6 +45,8 @@ if TYPE_CHECKING:
 LOG = log.getLogger(__name__)
 
 SERVICE = 'Swift'
+#: Seconds a PUT to a TempURL may take.
+TEMP_URL_TIMEOUT = 30.0
 #: Objects are named <deployment id>/<action revision> in one of this many
 #: signal containers, chosen by the deployment id: the containers are the
 #: units engines share out (tooz), and one listing covers all the waiting
@@ -238,3 +240,20 @@ def reset() -> None:
         _account.clear()
     _known_containers.clear()
     _local.connection = None
+
+
+def put_to_temp_url(url: str, body: bytes, service: str) -> None:
+    """PUT ``body`` to a TempURL another service signed (Heat's
+    ``metadata_put_url``): no credentials of ours, only the URL.
+    BackendUnavailable, naming ``service``, when it is refused (401: the
+    account's key changed since) or cannot be reached."""
+    try:
+        response = requests.put(url, data=body, timeout=TEMP_URL_TIMEOUT,
+                                headers={'Content-Type': 'application/json'})
+    except requests.RequestException as exc:
+        raise exception.BackendUnavailable(service=service,
+                                           reason=str(exc)) from exc
+    if response.status_code >= 300:
+        raise exception.BackendUnavailable(
+            service=service, reason=f'{response.status_code} on PUT: '
+                                    f'{response.text[:200]}')

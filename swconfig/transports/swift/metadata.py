@@ -19,6 +19,10 @@ swconfig's account whenever it changes; the agent's request collector
 GETs it through a TempURL, so polls never reach swconfig (TripleO's
 reason for polling Swift). The URL is signed locally and stays the same
 for the server's life (``[swift] temp_url_expiry``).
+
+A server cut over from Heat keeps reading the object Heat made for it:
+the engine PUTs its document to the TempURL Heat kept, needing no Swift
+settings of swconfig's.
 """
 
 
@@ -61,3 +65,13 @@ class PollTempUrlTransport(mixins.SwiftOptionsAndHealth,
                        server_id)
         except exception.NotFound:
             pass
+
+    def heat_channel(self, block: dict, put_url: str | None) -> dict:
+        if not put_url:
+            raise ValueError('Heat keeps no metadata_put_url for the '
+                             'server\'s object')
+        return {'put_url': put_url}
+
+    def push_to_heat_channel(self, channel: dict, document: str) -> None:
+        client.put_to_temp_url(channel['put_url'], document.encode('utf-8'),
+                               service='Swift (the object Heat set up)')

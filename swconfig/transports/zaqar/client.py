@@ -28,7 +28,9 @@ from typing import Any
 import uuid
 
 from keystoneauth1 import exceptions as ks_exc
+from keystoneauth1 import identity
 from keystoneauth1 import loading as ks_loading
+from keystoneauth1 import session as ks_session
 from oslo_config import cfg
 
 from swconfig.common import exception
@@ -210,3 +212,35 @@ def reset() -> None:
     global _session
     with _session_lock:
         _session = None
+
+
+def post_as_user(settings: dict, body: Any, ttl: int, service: str) -> None:
+    """Post ``body`` to queue ``settings['queue_id']`` of project
+    ``settings['project_id']`` as the Keystone user of ``settings``
+    (``auth_url``, ``user_id``, ``password``, ``region_name``), on the
+    Zaqar of that user's catalog: how Heat posts a ZAQAR_MESSAGE agent's
+    document, and how the agent reads it. BackendUnavailable, naming
+    ``service``, when refused or unreachable."""
+    auth = identity.Password(
+        auth_url=settings['auth_url'], user_id=settings['user_id'],
+        password=settings['password'], project_id=settings['project_id'])
+    user_session = ks_session.Session(auth=auth, timeout=DEFAULT_TIMEOUT)
+    try:
+        endpoint = user_session.get_endpoint(
+            service_type='messaging', interface='public',
+            region_name=settings.get('region_name') or None)
+        response = user_session.post(
+            f'{endpoint.rstrip("/")}/v2/queues/{settings["queue_id"]}'
+            f'/messages',
+            headers={'Client-ID': CLIENT_ID,
+                     'X-Project-ID': settings['project_id']},
+            json={'messages': [{'body': body, 'ttl': ttl}]},
+            raise_exc=False, connect_retries=0)
+    except ks_exc.ClientException as exc:
+        raise exception.BackendUnavailable(service=service,
+                                           reason=str(exc)) from exc
+    if response.status_code >= 300:
+        raise exception.BackendUnavailable(
+            service=service,
+            reason=f'{response.status_code} on POST to queue '
+                   f'{settings["queue_id"]}: {response.text[:200]}')

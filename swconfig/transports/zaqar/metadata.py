@@ -20,6 +20,11 @@ An engine posts the whole document to the server's queue
 as a user of its own (``user_id``/``password``), which swconfig does not
 create: the agent settings carry the queue, the project and Keystone's
 URL, and the operator or user adds the credentials.
+
+A server cut over from Heat keeps reading the queue Heat made for it:
+the engine posts its document there as the stack user whose
+credentials Heat gave the agent (kept sealed), needing no Zaqar
+settings of swconfig's.
 """
 
 import json
@@ -29,6 +34,10 @@ from swconfig.conf import CONF
 from swconfig.transports import base
 from swconfig.transports.zaqar import client
 from swconfig.transports.zaqar import mixins
+
+#: What a ZAQAR_MESSAGE agent's settings from Heat must hold.
+_HEAT_SETTINGS = ('auth_url', 'user_id', 'password', 'project_id',
+                  'queue_id')
 
 
 def queue_for(server_id: str) -> str:
@@ -61,3 +70,17 @@ class ZaqarMessageTransport(mixins.ZaqarOptionsAndHealth,
 
     def forget(self, server_id: str) -> None:
         client.delete_queue(queue_for(server_id))
+
+    def heat_channel(self, block: dict, put_url: str | None) -> dict:
+        settings = block.get('zaqar') or {}
+        missing = [key for key in _HEAT_SETTINGS if not settings.get(key)]
+        if missing:
+            raise ValueError(f'the agent\'s zaqar settings lack '
+                             f'{", ".join(missing)}')
+        return {key: settings.get(key)
+                for key in (*_HEAT_SETTINGS, 'region_name')}
+
+    def push_to_heat_channel(self, channel: dict, document: str) -> None:
+        client.post_as_user(channel, json.loads(document),
+                            CONF.zaqar.message_ttl,
+                            service='Zaqar (the queue Heat set up)')

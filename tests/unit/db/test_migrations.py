@@ -398,6 +398,17 @@ ROWS_AT = {
              'collect_config_override': 'v1:k:sealed ü'},
         ],
     },
+    'a4d8e2c6f913': {
+        'server': [
+            {'id': 'server-7', 'tenant': 'p1', 'base_url': None,
+             'token_revision': 1, 'document': '{}', 'etag': '"e-7"',
+             'document_revision': 1, 'created_at': T0 + 19 * SECOND,
+             'updated_at': T0 + 19 * SECOND,
+             'config_transport': 'POLL_TEMP_URL', 'push_pending': True,
+             'last_poll_at': None, 'collect_config_override': 'v1:k:block',
+             'heat_channel': 'v1:k:channel ü'},
+        ],
+    },
 }
 
 

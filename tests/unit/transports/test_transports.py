@@ -138,7 +138,7 @@ def test_servers_from_before_the_choice_poll_swconfig(agent_base_url,
                         signing.KeyRing({'unit': b'u' * 32}, 'unit'))
     server = {'id': 'server-9', 'token_revision': 1,
               'config_transport': None}
-    settings = metadata.collect_config_settings(server)
+    settings = metadata.stored_collect_config_settings(server)
     assert settings['request']['metadata_url'].startswith(
         f'{agent_base_url}/')
 
