@@ -253,11 +253,21 @@ def _deployment_row(row: Any, bodies: dict, source: str | None) -> dict:
     config known) as one swconfig derives, with the signal transport its
     derived config names (swconfig's default for CFN_SIGNAL, which it has
     not), so that an update through swconfig derives the config again as
-    Heat would have."""
+    Heat would have.
+
+    Except a TEMP_URL_SIGNAL deployment still running: its agent signals
+    to an object Heat made in the user's Swift account, which swconfig's
+    engines do not watch. Kept as one the client derived, it is read when
+    the user shows it, as heatclient's are (``transports.poll_on_show``),
+    so its signal reaches swconfig too; a run after it finished makes it
+    derivable again."""
     inputs = {item.get('name'): item.get('value') for item in
               bodies.get(row.config_id, {}).get('inputs') or []}
     transport = inputs.get('deploy_signal_transport')
-    derived = source is not None and source in bodies
+    signals_to_heats_object = (row.status == states.IN_PROGRESS
+                               and transport == 'TEMP_URL_SIGNAL')
+    derived = (source is not None and source in bodies
+               and not signals_to_heats_object)
     return {'id': row.id, 'config_id': row.config_id,
             'source_config_id': source if derived else None,
             'signal_transport': None if not derived else (

@@ -30,8 +30,10 @@ object and queue, which swconfig now writes), a new deployment and the
 component's BACKUP trigger made through swconfig, and a rollout to the
 three, complete on every server, and no config runs twice. A revert
 hands the Swift server back: Heat's document is in its object again, and
-a deployment made in Heat completes there. The Zaqar agent's stack-user
-password is nowhere in swconfig's files in clear.
+a deployment made in Heat completes there; imported while it runs, its
+TEMP_URL_SIGNAL signal (to Heat's object) completes it in swconfig
+too. The Zaqar agent's stack-user password is nowhere in swconfig's
+files in clear.
 """
 
 import json
@@ -329,9 +331,20 @@ def test_three_transports_cut_over_run_swconfigs_work_and_revert(
         item['id'] for item in heat_metadata]
     client.stacks.update(stack.id, template=_template(), parameters={
         'logdir': str(tmp_path), LATER: True})
-    _agents_until([swift_agent], lambda: client.stacks.get(
-        name).stack_status != 'UPDATE_IN_PROGRESS',
-        'the stack update to complete')
+    # Imported while it runs: its agent's signal, to the object Heat made
+    # for it, reaches swconfig too (read when the user shows it).
+    later = waiting.wait_for(lambda: [
+        item for item in client.software_deployments.list(
+            server_id=swift_agent.server_id)
+        if item.id != heat_deployments['swift_server'].id], TIMEOUT,
+        'Heat to make the later deployment')[0]
+    assert later.status == 'IN_PROGRESS'
+    cloud.manage('heat-import', '--project', project)
+    assert _swconfig_deployment(api, later.id)['status'] == 'IN_PROGRESS'
+    _agents_until([swift_agent], lambda: _swconfig_deployment(
+        api, later.id)['status'] == 'COMPLETE' and client.stacks.get(
+            name).stack_status != 'UPDATE_IN_PROGRESS',
+        'the later deployment to complete in swconfig and Heat')
     updated = cloud.wait_for_stack(name, user=USER)
     assert updated.stack_status == 'UPDATE_COMPLETE', (
         updated.stack_status_reason, cloud.describe_events(name, USER))

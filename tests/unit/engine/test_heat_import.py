@@ -138,14 +138,16 @@ def test_a_deployment_a_stack_made_is_kept_as_one_swconfig_derives(
     url = heat_database(
         [_config('source', 's'), derived('dc-1', 'TEMP_URL_SIGNAL'),
          derived('dc-2', 'CFN_SIGNAL'), derived('dc-3', 'HEAT_SIGNAL'),
-         derived('dc-4', 'NO_SIGNAL')],
+         derived('dc-4', 'NO_SIGNAL'), derived('dc-5', 'TEMP_URL_SIGNAL')],
         [_deployment('d-1', 'dc-1', 's-1'), _deployment('d-2', 'dc-2', 's-1'),
-         _deployment('d-3', 'dc-3', 's-1'), _deployment('d-4', 'dc-4', 's-1')],
+         _deployment('d-3', 'dc-3', 's-1'), _deployment('d-4', 'dc-4', 's-1'),
+         _deployment('d-5', 'dc-5', 's-1', status='IN_PROGRESS')],
         [])
     engine = sa.create_engine(url)
     with engine.begin() as connection:
         for number, (deployment_id, encrypted) in enumerate(
-                [('d-1', False), ('d-2', None), ('d-3', True)], 1):
+                [('d-1', False), ('d-2', None), ('d-3', True),
+                 ('d-5', False)], 1):
             connection.execute(sa.insert(heat_import.PROPERTIES_TABLE), {
                 'id': number, 'encrypted': encrypted,
                 'data': json.dumps({'config': 'source', 'server': 's-1'})})
@@ -161,7 +163,10 @@ def test_a_deployment_a_stack_made_is_kept_as_one_swconfig_derives(
     assert rows == {'d-1': ('source', 'TEMP_URL_SIGNAL'),
                     'd-2': ('source', 'HEAT_SIGNAL'),  # the default
                     'd-3': (None, None),  # encrypted: not read
-                    'd-4': (None, None)}  # no resource: Heat's API made it
+                    'd-4': (None, None),  # no resource: Heat's API made it
+                    # Running, signalling to Heat's object: read on a GET
+                    # as heatclient's are, until it has finished.
+                    'd-5': (None, None)}
 
 
 def test_only_the_projects_named(heat_database):
