@@ -33,9 +33,9 @@ to Heat at its next poll. A later cutover undoes both.
 An agent that reads a Swift object (``POLL_TEMP_URL``) or a Zaqar queue
 (``ZAQAR_MESSAGE``) that Heat writes keeps reading it: swconfig writes
 its document there instead (the transport plugin's ``heat_channel``),
-with Heat's
-os-collect-config block in it, so nothing changes on the server. A
-revert stops swconfig's writes and writes Heat's own document there.
+with Heat's os-collect-config block in it, so nothing changes on the
+server. A revert stops swconfig's writes and writes Heat's own document
+there.
 
 Heat's metadata is written with Heat's own optimistic lock (the resource
 row's ``atomic_key``), so a concurrent write by heat-engine is never

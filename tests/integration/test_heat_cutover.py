@@ -341,6 +341,12 @@ def test_three_transports_cut_over_run_swconfigs_work_and_revert(
     assert later.status == 'IN_PROGRESS'
     cloud.manage('heat-import', '--project', project)
     assert _swconfig_deployment(api, later.id)['status'] == 'IN_PROGRESS'
+    skipped = cloud.manage('heat-cutover', '--server', swift_agent.server_id,
+                           expected=1)
+    assert skipped == (f'server {swift_agent.server_id} (POLL_TEMP_URL): '
+                       f'deployment {later.id} IN_PROGRESS: run again once '
+                       f'it has finished (--force switches now: its signal '
+                       f'may then reach Heat only)\n')
     _agents_until([swift_agent], lambda: _swconfig_deployment(
         api, later.id)['status'] == 'COMPLETE' and client.stacks.get(
             name).stack_status != 'UPDATE_IN_PROGRESS',
