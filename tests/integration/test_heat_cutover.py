@@ -266,9 +266,12 @@ def test_three_transports_cut_over_run_swconfigs_work_and_revert(
     # What each agent reads now is swconfig's document.
     swift_agent, zaqar_agent = servers['swift_server'], servers[
         'zaqar_server']
+    # One collection each: Heat's older messages are gone from the
+    # queue, and the object holds swconfig's document.
     for server in (swift_agent, zaqar_agent):
-        _agents_until([server], lambda s=server: _reads_swconfig(api, s),
-                      f'{server.name} to read swconfig\'s document')
+        server.collect()
+        assert _reads_swconfig(api, server), server.agent.collected(
+            server.collector)
 
     # A new deployment, and the component's BACKUP, through swconfig.
     config = api.post('/software_configs', json={

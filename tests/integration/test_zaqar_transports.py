@@ -153,6 +153,50 @@ def test_documents_reach_the_server_queue_and_follow_changes(
              'changed document in the queue')
 
 
+def queued_bodies(zaqar, queue):
+    """Every message in the queue, oldest first (without claiming)."""
+    bodies, marker = [], None
+    while True:
+        params = {'echo': 'true', 'limit': 10,
+                  **({'marker': marker} if marker else {})}
+        reply = zaqar.request('GET', f'queues/{queue}/messages',
+                              params=params)
+        if reply.status_code != 200:
+            return bodies
+        messages = reply.json()['messages']
+        bodies.extend(message['body'] for message in messages)
+        if len(messages) < 10:
+            return bodies
+        marker = reply.json()['links'][0]['href'].split('marker=')[1].split(
+            '&')[0]
+
+
+def test_the_queue_holds_only_the_newest_document(stack, zaqar, project,
+                                                  server):
+    """os-collect-config's collector pops one message per collection:
+    after three changes between two collections it must pop the newest
+    document, so the queue holds nothing older."""
+    config = stack.create_config(project, SCRIPT, outputs=OUTPUTS)
+    queue = None
+    made = []
+
+    def newest_is_queued():
+        bodies = queued_bodies(zaqar, queue)
+        return bodies and {item['id'] for item in bodies[-1][
+            'deployments']} >= set(made) and bodies
+
+    for change in range(3):
+        made.append(stack.deploy(project, config['id'], server,
+                                 signal_transport='NO_SIGNAL')['config_id'])
+        queue = queue or stack.agent_config(project, server)[
+            'os-collect-config']['zaqar']['queue_id']
+        # Each document is pushed before the next change is made.
+        bodies = wait_for(newest_is_queued, 15, f'document {change} queued')
+
+    assert len(bodies) == 1, [
+        [item['id'] for item in body['deployments']] for body in bodies]
+
+
 def test_zaqar_outage_loses_nothing(stack, zaqar, project, server):
     config = stack.create_config(project, SCRIPT, outputs=OUTPUTS)
     deployment = stack.deploy(project, config['id'], server,

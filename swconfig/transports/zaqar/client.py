@@ -40,6 +40,9 @@ SERVICE = 'Zaqar'
 GROUP = 'zaqar'
 #: Zaqar queue names: at most 64 of these characters.
 _QUEUE_NAME = re.compile(r'^[A-Za-z0-9_-]{1,64}$')
+#: Messages one pop may remove (Zaqar's max_messages_per_claim_or_pop
+#: default, which is also the least a Zaqar allows).
+POP_LIMIT = 20
 #: This process's Client-ID (Zaqar wants one per client).
 CLIENT_ID = str(uuid.uuid4())
 #: Seconds a request may take when ``[zaqar] timeout`` is unset
@@ -168,6 +171,33 @@ def post(name: str, body: Any, ttl: int) -> None:
             json={'messages': [{'body': body, 'ttl': ttl}]})
 
 
+def replace(name: str, body: Any, ttl: int) -> None:
+    """Post ``body`` as the queue's only message. A reader that pops one
+    message per collection (os-collect-config's zaqar collector) then
+    always gets the newest document, never one a later change replaced;
+    the older ones are popped first."""
+    def pop() -> Any:
+        try:
+            return request('DELETE', f'queues/{name}/messages',
+                           params={'pop': POP_LIMIT})
+        except exception.NotFound:
+            return None  # no queue yet: nothing to remove
+    _pop_all(pop)
+    post(name, body, ttl)
+
+
+def _pop_all(pop: Any) -> None:
+    """Call ``pop`` (one pop request; its response, or None when there is
+    nothing to pop) until the queue is empty."""
+    while True:
+        response = pop()
+        if (response is None or response.status_code == 204
+                or not response.content
+                or len(response.json().get('messages') or [])
+                < POP_LIMIT):
+            return
+
+
 def claim(name: str, limit: int = 10) -> list[dict]:
     """Claim up to ``limit`` messages (each with ``id``, ``body`` and its
     ``claim_id``); an empty list when there are none."""
@@ -215,32 +245,38 @@ def reset() -> None:
 
 
 def post_as_user(settings: dict, body: Any, ttl: int, service: str) -> None:
-    """Post ``body`` to queue ``settings['queue_id']`` of project
-    ``settings['project_id']`` as the Keystone user of ``settings``
-    (``auth_url``, ``user_id``, ``password``, ``region_name``), on the
-    Zaqar of that user's catalog: how Heat posts a ZAQAR_MESSAGE agent's
-    document, and how the agent reads it. BackendUnavailable, naming
-    ``service``, when refused or unreachable."""
+    """Post ``body`` as the only message of queue ``settings['queue_id']``
+    of project ``settings['project_id']`` (see ``replace``), as the
+    Keystone user of ``settings`` (``auth_url``, ``user_id``,
+    ``password``, ``region_name``), on the Zaqar of that user's catalog:
+    where Heat posts a ZAQAR_MESSAGE agent's document, and how the agent
+    reads it. BackendUnavailable, naming ``service``, when refused or
+    unreachable."""
     auth = identity.Password(
         auth_url=settings['auth_url'], user_id=settings['user_id'],
         password=settings['password'], project_id=settings['project_id'])
     user_session = ks_session.Session(auth=auth, timeout=DEFAULT_TIMEOUT)
+    headers = {'Client-ID': CLIENT_ID, 'X-Project-ID': settings['project_id']}
+    queue = settings['queue_id']
+
+    def send(method: str, **kwargs: Any) -> Any:
+        response = user_session.request(
+            f'{endpoint.rstrip("/")}/v2/queues/{queue}/messages', method,
+            headers=headers, raise_exc=False, connect_retries=0, **kwargs)
+        if response.status_code == 404 and method == 'DELETE':
+            return None  # no queue: nothing to remove
+        if response.status_code >= 300:
+            raise exception.BackendUnavailable(
+                service=service, reason=f'{response.status_code} on '
+                f'{method} of queue {queue}: {response.text[:200]}')
+        return response
+
     try:
         endpoint = user_session.get_endpoint(
             service_type='messaging', interface='public',
             region_name=settings.get('region_name') or None)
-        response = user_session.post(
-            f'{endpoint.rstrip("/")}/v2/queues/{settings["queue_id"]}'
-            f'/messages',
-            headers={'Client-ID': CLIENT_ID,
-                     'X-Project-ID': settings['project_id']},
-            json={'messages': [{'body': body, 'ttl': ttl}]},
-            raise_exc=False, connect_retries=0)
+        _pop_all(lambda: send('DELETE', params={'pop': POP_LIMIT}))
+        send('POST', json={'messages': [{'body': body, 'ttl': ttl}]})
     except ks_exc.ClientException as exc:
         raise exception.BackendUnavailable(service=service,
                                            reason=str(exc)) from exc
-    if response.status_code >= 300:
-        raise exception.BackendUnavailable(
-            service=service,
-            reason=f'{response.status_code} on POST to queue '
-                   f'{settings["queue_id"]}: {response.text[:200]}')

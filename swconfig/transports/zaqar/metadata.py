@@ -15,11 +15,13 @@
 """ZAQAR_MESSAGE: the agent reads its document from a Zaqar queue.
 
 An engine posts the whole document to the server's queue
-(``<prefix>-m-<server id>``) whenever it changes; os-collect-config's
-``zaqar`` collector reads it. That collector authenticates with Keystone
-as a user of its own (``user_id``/``password``), which swconfig does not
-create: the agent settings carry the queue, the project and Keystone's
-URL, and the operator or user adds the credentials.
+(``<prefix>-m-<server id>``) whenever it changes, as the queue's only
+message (older ones are popped first): os-collect-config's ``zaqar``
+collector pops one message per collection, so it always gets the newest
+document. That collector authenticates with Keystone as a user of its
+own (``user_id``/``password``), which swconfig does not create: the
+agent settings carry the queue, the project and Keystone's URL, and the
+operator or user adds the credentials.
 
 A server cut over from Heat keeps reading the queue Heat made for it:
 the engine posts its document there as the stack user whose
@@ -61,12 +63,12 @@ class ZaqarMessageTransport(mixins.ZaqarOptionsAndHealth,
     def push(self, server: dict, document: str) -> None:
         queue = queue_for(server['id'])
         try:
-            client.post(queue, json.loads(document),
-                        CONF.zaqar.message_ttl)
+            client.replace(queue, json.loads(document),
+                           CONF.zaqar.message_ttl)
         except exception.NotFound:
             client.create_queue(queue)
-            client.post(queue, json.loads(document),
-                        CONF.zaqar.message_ttl)
+            client.replace(queue, json.loads(document),
+                           CONF.zaqar.message_ttl)
 
     def forget(self, server_id: str) -> None:
         client.delete_queue(queue_for(server_id))
