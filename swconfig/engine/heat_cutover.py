@@ -141,24 +141,24 @@ def _set_heat_settings(server_id: str, transport: str | None = None,
 
 
 def _heat_side(connection: sa.Connection,
-               server_id: str) -> tuple[dict, str] | None:
-    """The server resource's metadata in Heat and the transport its agent
-    reads Heat's document with; None when Heat has no such resource."""
+               server_id: str) -> tuple[int, dict, str] | None:
+    """The server resource's id and metadata in Heat and the transport its
+    agent reads Heat's document with; None when Heat has no such
+    resource."""
     row = _resource(connection, server_id)
     if row is None:
         return None
     md = heat_import.json_value(row.rsrc_metadata) or {}
-    return md, heat_import.transport_of(md)
+    return row.id, md, heat_import.transport_of(md)
 
 
-def _channel(connection: sa.Connection, server_id: str, md: dict,
+def _channel(connection: sa.Connection, resource_id: int, md: dict,
              transport: str) -> dict | str:
     """Where Heat writes the document of a POLL_TEMP_URL or ZAQAR_MESSAGE
     agent; what is missing, when Heat has no such place."""
     put_url = connection.execute(
         sa.select(_RESOURCE_DATA.c.value).where(
-            _RESOURCE_DATA.c.resource_id
-            == _resource(connection, server_id).id,
+            _RESOURCE_DATA.c.resource_id == resource_id,
             _RESOURCE_DATA.c.key == 'metadata_put_url')).scalar()
     try:
         return transports.get_metadata(transport).heat_channel(
@@ -172,7 +172,7 @@ def _cut_over(connection, server_id: str, force: bool) -> Outcome:
     if found is None:
         return Outcome(server_id, 'unknown', False,
                        'no server resource in Heat')
-    md, transport = found
+    resource_id, md, transport = found
     if transport not in POLLING + PUSHED:
         return Outcome(server_id, transport, False,
                        'its os-collect-config block in Heat names no '
@@ -191,7 +191,8 @@ def _cut_over(connection, server_id: str, force: bool) -> Outcome:
                        f'again once it has finished (--force switches '
                        f'now: its signal may then reach Heat only)')
     if transport in PUSHED:
-        outcome = _cut_over_pushed(connection, server, md, transport)
+        outcome = _cut_over_pushed(connection, server, resource_id, md,
+                                   transport)
     else:
         outcome = _cut_over_polling(connection, server, md, transport)
     if running and outcome.done:
@@ -225,12 +226,12 @@ def _cut_over_polling(connection, server: dict, md: dict,
                    'URL')
 
 
-def _cut_over_pushed(connection, server: dict, md: dict,
+def _cut_over_pushed(connection, server: dict, resource_id: int, md: dict,
                      transport: str) -> Outcome:
     """swconfig's document, with Heat's os-collect-config block, into the
     object or queue the agent reads; the engines write each later one."""
     server_id = server['id']
-    channel = _channel(connection, server_id, md, transport)
+    channel = _channel(connection, resource_id, md, transport)
     if isinstance(channel, str):
         return Outcome(server_id, transport, False, channel)
     was_cut_over = bool(server.get('heat_channel'))
@@ -259,7 +260,7 @@ def _revert(connection, server_id: str) -> Outcome:
     if found is None:
         return Outcome(server_id, 'unknown', False,
                        'no server resource in Heat')
-    md, transport = found
+    _resource_id, md, transport = found
     if transport in PUSHED:
         return _revert_pushed(server_id, md, transport)
     saved = md.get(heat_import.SAVED_BLOCK)
